@@ -1,0 +1,132 @@
+"""Plain `git` calls: the staged tree, blob reads, first-commit history.
+
+Foreground commands inherit git's environment on purpose: inside a pre-commit
+hook GIT_INDEX_FILE names the index being committed (`git commit -a` uses a
+temporary one). Background workers pass `clean_env()` instead.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterable, Mapping
+
+from chord_memory.errors import UserError
+
+# What a background process may keep of git's variables (pre-commit's no_git_env()).
+_KEEP = {
+    "GIT_EXEC_PATH", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_SSL_CAINFO", "GIT_SSL_NO_VERIFY",
+    "GIT_CONFIG_COUNT", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM", "GIT_HTTP_PROXY_AUTHORIZATION",
+}
+
+
+def clean_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment for a git call that must not see the hook's GIT_* state."""
+    source = os.environ if env is None else env
+    out = {
+        k: v for k, v in source.items()
+        if not k.startswith("GIT_") or k in _KEEP
+        or k.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_"))
+    }
+    out["GIT_OPTIONAL_LOCKS"] = "0"
+    return out
+
+
+def git(
+    root: str, *args: str, input: bytes | None = None,
+    env: Mapping[str, str] | None = None, check: bool = True,
+) -> bytes:
+    try:
+        proc = subprocess.run(
+            ("git", *args), cwd=root, input=input, env=env,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )
+    except FileNotFoundError:
+        raise UserError("git is not installed or not on PATH; install git to fix this.") from None
+    if check and proc.returncode != 0:
+        detail = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise UserError(f"`git {args[0]}` failed: {detail[-1] if detail else proc.returncode}")
+    return proc.stdout
+
+
+class IndexEntry:
+    __slots__ = ("mode", "sha", "path")
+
+    def __init__(self, mode: str, sha: str, path: str) -> None:
+        self.mode, self.sha, self.path = mode, sha, path
+
+
+def staged_entries(root: str, pathspecs: Iterable[str]) -> dict[str, IndexEntry]:
+    """path -> (mode, blob sha) for what the index holds under the pathspecs."""
+    out = git(root, "ls-files", "-s", "-z", "--", *pathspecs)
+    entries: dict[str, IndexEntry] = {}
+    for item in out.split(b"\0"):
+        if not item:
+            continue
+        meta, _, path = item.partition(b"\t")
+        mode, sha, stage = meta.decode().split(" ")
+        if stage not in ("0", "2"):  # during a conflicted merge take "ours"
+            continue
+        name = os.fsdecode(path)
+        if stage == "2" or name not in entries:
+            entries[name] = IndexEntry(mode, sha, name)
+    return entries
+
+
+def read_blobs(root: str, shas: Iterable[str]) -> dict[str, bytes]:
+    """Contents of many blobs in one `git cat-file --batch` call."""
+    wanted = list(dict.fromkeys(shas))
+    if not wanted:
+        return {}
+    raw = git(root, "cat-file", "--batch", input=("\n".join(wanted) + "\n").encode())
+    blobs: dict[str, bytes] = {}
+    pos = 0
+    for sha in wanted:
+        header_end = raw.index(b"\n", pos)
+        header = raw[pos:header_end].split()
+        pos = header_end + 1
+        if len(header) < 3 or header[1] == b"missing":
+            continue
+        size = int(header[2])
+        blobs[sha] = raw[pos:pos + size]
+        pos += size + 1
+    return blobs
+
+
+def blob_sizes(root: str, shas: Iterable[str]) -> dict[str, int]:
+    wanted = list(dict.fromkeys(shas))
+    if not wanted:
+        return {}
+    raw = git(root, "cat-file", "--batch-check", input=("\n".join(wanted) + "\n").encode())
+    sizes: dict[str, int] = {}
+    for line in raw.decode().splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[1] != "missing":
+            sizes[parts[0]] = int(parts[2])
+    return sizes
+
+
+def first_added_blobs(root: str, folder: str) -> dict[str, str]:
+    """path -> blob sha of the version with which each file under folder was first committed."""
+    out = git(
+        root, "log", "--reverse", "--diff-filter=A", "--no-renames", "--raw", "--no-abbrev",
+        "-z", "--format=", "--", folder, check=False,
+    )
+    first: dict[str, str] = {}
+    fields = out.split(b"\0")
+    i = 0
+    while i < len(fields) - 1:
+        meta = fields[i].strip()
+        if not meta.startswith(b":"):
+            i += 1
+            continue
+        parts = meta.split()
+        path = os.fsdecode(fields[i + 1])
+        first.setdefault(path, parts[3].decode())
+        i += 2
+    return first
+
+
+def blob_sha(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
