@@ -45,6 +45,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--staged", action="store_true",
                    help="scan the staged memory files (the secrets hook uses this)")
+    p.add_argument("--detect-secrets", action="store_true",
+                   help="also run detect-secrets' plugins (slower; see docs/secrets.md)")
     p.add_argument("paths", nargs="*", metavar="PATH", help="files to scan; '-' reads stdin")
 
     p = sub.add_parser("summary", help="print the bounded summary a new session loads")

@@ -47,6 +47,8 @@ CODES: dict[str, Code] = {
     "CM403": Code(WARNING, "text-hostname", "a hostname or IP address in durable text"),
     # Budget
     "CM501": Code(WARNING, "index-over-budget", "the index does not fit the injection budget"),
+    # Secrets
+    "CM601": Code(ERROR, "secret", "a secret in a memory file"),
 }
 
 
