@@ -27,7 +27,7 @@ CODES: dict[str, Code] = {
     "CM105": Code(ERROR, "file-unreadable", "a memory file is binary, not UTF-8, too large, or unreadable"),
     # Index entries
     "CM201": Code(ERROR, "entry-missing-record", "an entry points to a record that does not exist"),
-    "CM202": Code(ERROR, "entry-bad-link", "an entry's link leaves the records folder or names an invalid id"),
+    "CM202": Code(ERROR, "entry-bad-link", "an entry's link leaves the records folder or has a bad id"),
     "CM203": Code(ERROR, "entry-duplicate", "the same record is indexed twice"),
     "CM204": Code(WARNING, "entry-type-mismatch", "an entry's type differs from its record's type"),
     "CM205": Code(WARNING, "record-orphan", "a record that no entry points to"),

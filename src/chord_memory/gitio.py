@@ -38,7 +38,7 @@ def git(
     try:
         proc = subprocess.run(
             ("git", *args), cwd=root, input=input, env=env,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            capture_output=True,
         )
     except FileNotFoundError:
         raise UserError("git is not installed or not on PATH; install git to fix this.") from None
@@ -49,7 +49,7 @@ def git(
 
 
 class IndexEntry:
-    __slots__ = ("mode", "sha", "path")
+    __slots__ = ("mode", "path", "sha")
 
     def __init__(self, mode: str, sha: str, path: str) -> None:
         self.mode, self.sha, self.path = mode, sha, path

@@ -1,0 +1,32 @@
+# Two commands do all set-up on a fresh machine with Python 3 and git:
+#   make demo   the main job end to end in a throwaway repository
+#   make test   the test suite, then ruff, mypy (strict) and branch coverage
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-test
+
+.PHONY: demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	PATH="$(CURDIR)/$(BIN):$$PATH" bash examples/demo.sh
+
+test: $(STAMP)
+	$(BIN)/python -m pytest --cov=chord_memory --cov-branch --cov-report=term:skip-covered
+	$(MAKE) lint
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests bench
+	$(BIN)/mypy
+	$(BIN)/pre-commit validate-manifest .pre-commit-hooks.yaml
+
+bench: $(STAMP)
+	$(BIN)/python bench/check.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage build dist src/*.egg-info

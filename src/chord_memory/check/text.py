@@ -1,0 +1,47 @@
+"""Durable text: no absolute machine path, commit SHA or hostname (warnings).
+
+A single session's layout does not belong in memory that outlives it.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from chord_memory.findings import Finding
+
+_TOP = (
+    "home|Users|root|tmp|var|etc|opt|usr|mnt|srv|private|Volumes|workspace|work|nix|snap|data"
+)
+_RULES = (
+    ("CM401", re.compile(rf"(?<![\w/.:~-])/(?:{_TOP})/[^\s`'\")\]>]+"),
+     "absolute machine path {!r}; use a project-relative path"),
+    ("CM401", re.compile(r"(?<![\w/])[A-Za-z]:\\[^\s`'\")\]>]+"),
+     "absolute machine path {!r}; use a project-relative path"),
+    ("CM402", re.compile(r"(?<![0-9a-fA-F])[0-9a-f]{40}(?![0-9a-fA-F])"),
+     "commit SHA {!r}; a single commit does not belong in durable memory"),
+    ("CM403", re.compile(
+        r"(?<![\w.-])(?:[a-z0-9-]+\.)+(?:local|internal|lan|corp|intranet|localdomain|home\.arpa)"
+        r"(?![\w-])", re.IGNORECASE),
+     "hostname {!r}; a machine's name does not belong in durable memory"),
+    ("CM403", re.compile(
+        r"(?<![\w.])(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}(?![\w.])"),
+     "IP address {!r}; a machine's address does not belong in durable memory"),
+)
+_LOOPBACK = ("127.0.0.1", "0.0.0.0")
+
+
+def scan_lines(path: str, lines: Iterable[tuple[int, str]]) -> list[Finding]:
+    """Findings for (line number, text) pairs."""
+    out: list[Finding] = []
+    for number, text in lines:
+        for code, pattern, message in _RULES:
+            for m in pattern.finditer(text):
+                value = m.group(0)
+                if value in _LOOPBACK:
+                    continue
+                shown = value if len(value) <= 60 else value[:57] + "..."
+                out.append(Finding(
+                    path, number, code, message.format(shown), m.start() + 1,
+                    number, m.end() + 1,
+                ))
+    return out

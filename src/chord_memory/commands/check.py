@@ -1,0 +1,44 @@
+"""chord-memory check [--all | --staged] [--format text|json|sarif] [PATH...]"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from chord_memory import paths, settings
+from chord_memory.errors import UserError
+
+
+def _relative(root: str, given: list[str]) -> set[str]:
+    out: set[str] = set()
+    for p in given:
+        full = os.path.abspath(p)
+        rel = os.path.relpath(full, root)
+        if rel.startswith(".."):
+            raise UserError(f"{p}: outside the project at {root}")
+        out.add(rel.replace(os.sep, "/"))
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    from chord_memory import check, gitio, snapshot
+    from chord_memory.findings import worst_exit
+    from chord_memory.output import FORMATTERS
+
+    root = paths.find_root()
+    wanted = _relative(root, args.paths)
+    conf = settings.load(root)
+    in_git = paths.git_dir(root) is not None
+    if args.mode == "staged":
+        if not in_git:
+            raise UserError("--staged needs a git repository; run it inside one, or use --all")
+        snap = snapshot.from_index(root)
+    else:
+        snap = snapshot.from_worktree(root)
+    first = gitio.first_added_blobs(root, paths.RECORDS_DIR) if in_git and snap.records else None
+    found = check.run(snap, conf, first)
+    if wanted:
+        found = [f for f in found if f.path in wanted]
+    out = FORMATTERS[args.format](found)
+    sys.stdout.write(out)
+    return worst_exit(found)

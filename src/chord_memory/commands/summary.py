@@ -1,0 +1,68 @@
+"""chord-memory summary [--budget N] [--format text|json|claude-code]"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from chord_memory import index, paths, summary
+from chord_memory.errors import UserError
+from chord_memory.records import Limits
+from chord_memory.snapshot import MAX_MEMORY_MD
+
+
+def _entries(root: str) -> list[index.Entry]:
+    from chord_memory.region import decode
+
+    path = os.path.join(root, paths.MEMORY_MD)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_MEMORY_MD + 1)
+    except FileNotFoundError:
+        return []
+    except OSError as e:
+        raise UserError(f"MEMORY.md: cannot be read ({e.strerror})", 1) from None
+    if len(data) > MAX_MEMORY_MD:
+        raise UserError(f"MEMORY.md: larger than {MAX_MEMORY_MD} bytes; it is not read", 1)
+    try:
+        bom, text = decode(data)
+    except (UnicodeDecodeError, ValueError):
+        raise UserError("MEMORY.md: not UTF-8 text; `chord-memory check` says where", 1) from None
+    idx = index.parse(text, bom)
+    if not idx.usable:
+        p = idx.problems[0]
+        raise UserError(f"MEMORY.md:{p.line}: {p.code} {p.message}", 1)
+    return idx.entries
+
+
+def _loads(root: str, record_id: str, limits: Limits) -> bool:
+    """Whether the record behind an entry loads: a regular file that parses within limits."""
+    from chord_memory import records, snapshot
+
+    f = snapshot.read_file(root, paths.record_path(record_id), snapshot.MAX_RECORD, False)
+    if f.data is None or f.problem:
+        return False
+    return records.parse(f.data, record_id, limits).record is not None
+
+
+def run(args: argparse.Namespace) -> int:
+    from chord_memory import settings
+
+    root = paths.find_root()
+    conf = settings.load(root)
+    budget = args.budget or conf.budget
+    entries = _entries(root)
+    result = summary.build(
+        [e.render() for e in entries], budget,
+        lambda i: _loads(root, entries[i].id, conf.limits),
+    )
+    if args.format == "json":
+        import json
+
+        sys.stdout.write(json.dumps({
+            "summary": result.text, "shown": result.shown, "left_out": result.left_out,
+            "budget": budget,
+        }) + "\n")
+    else:
+        sys.stdout.write(result.text)
+    return 0

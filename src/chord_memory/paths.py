@@ -1,0 +1,69 @@
+"""Where things are. Every path the tool writes into memory is root-relative."""
+from __future__ import annotations
+
+import os
+
+MEMORY_MD = "MEMORY.md"
+MEMORY_DIR = ".chord/memory"
+RECORDS_DIR = ".chord/memory/records"
+PROMOTIONS_DIR = ".chord/memory/promotions"
+LEARNINGS_DIR = ".chord/memory/learnings"
+PROJECT_CONFIG = ".chord/config.yaml"
+NOTES_DIR = ".chord/notes"
+STATE_NAME = "chord-memory"
+
+
+def find_root(start: str | None = None) -> str:
+    """The work tree's top: the nearest folder holding `.git`, else the start folder."""
+    here = os.path.abspath(start or os.getcwd())
+    probe = here
+    while True:
+        if os.path.lexists(os.path.join(probe, ".git")):
+            return probe
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            return here
+        probe = parent
+
+
+def git_dir(root: str) -> str | None:
+    """The repository's git folder, following a `.git` file (worktrees, submodules)."""
+    dot_git = os.path.join(root, ".git")
+    if os.path.isdir(dot_git):
+        return dot_git
+    try:
+        with open(dot_git, encoding="utf-8") as f:
+            first = f.readline().strip()
+    except OSError:
+        return None
+    if not first.startswith("gitdir:"):
+        return None
+    return os.path.normpath(os.path.join(root, first[len("gitdir:"):].strip()))
+
+
+def common_dir(root: str) -> str | None:
+    """The folder shared by all worktrees of the repository (git rev-parse --git-common-dir)."""
+    gd = git_dir(root)
+    if gd is None:
+        return None
+    try:
+        with open(os.path.join(gd, "commondir"), encoding="utf-8") as f:
+            return os.path.normpath(os.path.join(gd, f.read().strip()))
+    except OSError:
+        return gd
+
+
+def state_dir(root: str) -> str | None:
+    """`<git-common-dir>/chord-memory`: local state that is never committed."""
+    cd = common_dir(root)
+    return os.path.join(cd, STATE_NAME) if cd else None
+
+
+def user_config_path(env: dict[str, str] | None = None) -> str:
+    env = dict(os.environ) if env is None else env
+    base = env.get("XDG_CONFIG_HOME") or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".config")
+    return os.path.join(base, "chord", "config.yaml")
+
+
+def record_path(record_id: str) -> str:
+    return f"{RECORDS_DIR}/{record_id}.md"

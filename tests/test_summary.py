@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from chord_memory import summary
+from chord_memory.cli import main
+from tests.test_check_codes import add_record, entry, set_region
+
+
+def test_everything_fits(example_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["summary"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(summary.PREAMBLE)
+    assert out.count("\n- ") == 3 and "left out" not in out
+
+
+def test_budget_cuts_the_tail_with_a_note(example_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for i in range(200):
+        rid = f"20261129-many-{i:06d}"
+        add_record(example_repo, rid)
+    set_region(example_repo, [entry(f"20261129-many-{i:06d}") for i in range(200)])
+    for budget in (600, 1000, 4000):
+        assert main(["summary", "--budget", str(budget), "--format", "json"]) == 0
+        got = json.loads(capsys.readouterr().out)
+        assert len(got["summary"]) <= budget
+        assert got["shown"] + got["left_out"] == 203
+        assert got["summary"].rstrip("\n").endswith("left out to fit the budget; see MEMORY.md)")
+        assert "20261129-many-000000" in got["summary"]  # the top goes in first
+
+
+def test_records_that_do_not_load_are_left_out(
+    example_repo: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    add_record(example_repo, "20261129-too-long-aaaaaa", summary="s" * 200)
+    set_region(example_repo, [entry("20261129-too-long-aaaaaa"), entry("20261129-absent-aaaaaa")])
+    assert main(["summary"]) == 0
+    out = capsys.readouterr().out
+    assert "too-long" not in out and "absent" not in out
+    assert "(2 more memory entries left out" in out
+
+
+def test_size_does_not_grow_with_records() -> None:
+    lines = [f"- fact: entry {i} ([x](y))" for i in range(10_000)]
+    assert len(summary.build(lines, 4000).text) <= 4000
+
+
+def test_no_memory_md_prints_the_preamble_only(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["summary"]) == 0
+    assert capsys.readouterr().out == summary.PREAMBLE
+
+
+def test_unusable_region_is_one_line_exit_1(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (repo / "MEMORY.md").write_text("<!-- chord-memory:begin -->\n")
+    assert main(["summary"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and "CM101" in captured.err and captured.err.count("\n") == 1
