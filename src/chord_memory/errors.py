@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 
 # Exit codes used everywhere (SPEC section 10).
 CLEAN = 0
@@ -26,6 +25,8 @@ class UserError(Exception):
 
 def log_crash(log_dir: str | None) -> str:
     """Write the current exception with versions to a log file; return its path."""
+    import traceback
+
     from chord_memory import __version__
 
     directory = log_dir or os.path.join(

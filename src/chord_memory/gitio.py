@@ -7,7 +7,6 @@ temporary one). Background workers pass `clean_env()` instead.
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Iterable, Mapping
 
 from chord_memory.errors import UserError
@@ -35,6 +34,8 @@ def git(
     root: str, *args: str, input: bytes | None = None,
     env: Mapping[str, str] | None = None, check: bool = True,
 ) -> bytes:
+    import subprocess
+
     try:
         proc = subprocess.run(
             ("git", *args), cwd=root, input=input, env=env,

@@ -12,6 +12,12 @@ from chord_memory.paths import RECORDS_DIR
 
 TYPES = ("preference", "fact", "workflow", "pitfall", "decision")
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{2,79}$")
+# One valid entry line, checked in C over a whole region: the fast path for large
+# indexes. A line it rejects goes through parse_entry to say where and why.
+_VALID_LINE = re.compile(
+    rf"[ \t]*- (?:{'|'.join(TYPES)}): [^\n]*?\S "
+    rf"\(\[([a-z0-9][a-z0-9-]{{2,79}})\]\({re.escape(RECORDS_DIR)}/\1\.md\)\)[ \t\r]*"
+)
 _ENTRY = re.compile(r"^- ([A-Za-z-]+): (.*\S) \(\[([^\]\n]*)\]\(([^)\n]*)\)\)$")
 
 
@@ -67,6 +73,25 @@ def parse_entry(raw: str, line: int) -> Entry | region.Problem:
     if label != record_id:
         return region.Problem("CM202", line, f"the link text [{label}] differs from the id in the link")
     return Entry(type_, summary, record_id, line)
+
+
+def entry_lines(text: str, bom: bool = False) -> tuple[list[str], list[region.Problem]]:
+    """The region's entries as they stand in MEMORY.md (stripped), for the summary.
+
+    Valid bodies are recognised in one regular-expression match, so a summary of
+    a 10,000-entry index does not pay for 10,000 parsed entries it will not show.
+    """
+    reg = region.parse(text, bom)
+    lines = [line.strip() for line in reg.body if not line.isspace()]
+    if reg.usable and all(map(_VALID_LINE.fullmatch, lines)):
+        return lines, []
+    idx = parse(text, bom)
+    return [e.render() for e in idx.entries], idx.problems
+
+
+def line_id(line: str) -> str:
+    """The record id of a valid entry line."""
+    return line[line.rindex("([") + 2: line.rindex("](")]
 
 
 def parse(text: str, bom: bool = False) -> Index:

@@ -54,11 +54,25 @@ def decode(data: bytes) -> tuple[bool, str]:
     return bom, data[3 if bom else 0:].decode("utf-8")
 
 
+def _marker_lines(text: str, marker: str) -> list[int]:
+    """0-based numbers of the lines that are exactly the marker (found without a per-line scan)."""
+    out = []
+    pos = text.find(marker)
+    while pos != -1:
+        start = text.rfind("\n", 0, pos) + 1
+        end = text.find("\n", pos)
+        line = text[start:] if end == -1 else text[start:end]
+        if line.strip(_STRIP) == marker:
+            out.append(text.count("\n", 0, start))
+        pos = text.find(marker, pos + len(marker))
+    return out
+
+
 def parse(text: str, bom: bool = False) -> Region:
     lines = split_lines(text)
     newline = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
-    begins = [i for i, line in enumerate(lines) if line.strip(_STRIP) == BEGIN]
-    ends = [i for i, line in enumerate(lines) if line.strip(_STRIP) == END]
+    begins = _marker_lines(text, BEGIN)
+    ends = _marker_lines(text, END)
     problems: list[Problem] = []
     if not begins and not ends:
         return Region(bom, text, [], "", len(lines) + 1, newline, False, [])

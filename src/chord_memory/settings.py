@@ -1,15 +1,50 @@
-"""The few values the hot paths (check, summary, hooks) need from the configuration."""
+"""The few configuration values the hot paths (check, summary, hooks) need.
+
+The full configuration (config.py) is validated with pydantic, which costs
+about 0.1 s to import; the values here come from a cache keyed by the exact
+bytes of both configuration files, so a hook pays for validation only after a
+configuration file changed.
+"""
 from __future__ import annotations
 
-from chord_memory.check import Settings
+import os
+from typing import NamedTuple
+
+from chord_memory import cache, paths
+from chord_memory.records import Limits
+
+
+class Settings(NamedTuple):
+    limits: Limits
+    budget: int
+    enabled: bool
+
+
+DEFAULTS = Settings(Limits(), 4000, False)
+
+
+def _raw(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as f:
+            return f.read(262145)
+    except OSError:
+        return None
 
 
 def load(root: str) -> Settings:
-    from chord_memory import config, records
+    user_path = paths.user_config_path()
+    key = (user_path, _raw(user_path), _raw(os.path.join(root, paths.PROJECT_CONFIG)))
+    if key[1] is None and key[2] is None:
+        return DEFAULTS
+    cached = cache.load(root, "settings")
+    if cached is not None and cached[0] == key:
+        limits, budget, enabled = cached[1]
+        return Settings(Limits(*limits), budget, enabled)
+    from chord_memory import config
 
-    cfg = config.load(root)
-    limits = cfg.memory.limits
-    return Settings(
-        records.Limits(limits.summary_chars, limits.statement_chars, limits.record_bytes),
-        cfg.memory.injection_budget,
-    )
+    memory = config.load(root).memory
+    lim = memory.limits
+    found = Settings(Limits(lim.summary_chars, lim.statement_chars, lim.record_bytes),
+                     memory.injection_budget, memory.enabled)
+    cache.store(root, "settings", (key, (tuple(found.limits), found.budget, found.enabled)))
+    return found

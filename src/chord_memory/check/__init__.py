@@ -3,17 +3,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from chord_memory import durable, paths, records, summary
 from chord_memory import index as index_mod
-from chord_memory import paths, records, summary
-from chord_memory.check import text
 from chord_memory.findings import Finding
-from chord_memory.region import decode, split_lines
+from chord_memory.region import decode
+from chord_memory.settings import Settings
 from chord_memory.snapshot import MAX_MEMORY_MD, MAX_RECORD, MemFile, Snapshot
-
-
-class Settings(NamedTuple):
-    limits: records.Limits
-    budget: int
 
 
 class Loaded(NamedTuple):
@@ -50,36 +45,31 @@ def _load_index(f: MemFile, out: list[Finding]) -> index_mod.Index | None:
         return None
     idx = index_mod.parse(content, bom)
     out.extend(Finding(f.path, p.line, p.code, p.message) for p in idx.problems)
-    body = idx.region.body
-    out.extend(text.scan_lines(f.path, (
-        (idx.region.first_line + i, line) for i, line in enumerate(body)
-    )))
+    out.extend(durable.scan(f.path, "".join(idx.region.body), idx.region.first_line))
     return idx
 
 
 def load(snap: Snapshot, settings: Settings) -> Loaded:
+    from chord_memory import loaded
+
     out: list[Finding] = []
     idx = _load_index(snap.memory_md, out) if snap.memory_md else None
-    loaded: dict[str, records.Record] = {}
+    results = loaded.Results(snap.root, settings.limits)
+    good: dict[str, records.Record] = {}
     for name, f in snap.records.items():
         bad = _unreadable(f, MAX_RECORD)
         if bad:
             out.append(bad)
             continue
-        assert f.data is not None
-        if not index_mod.valid_id(name):
-            out.append(Finding(f.path, 1, "CM302", f"the file name {name[:40]!r}.md is not a valid "
-                               "record id (lower-case letters, digits and '-', 3 to 80)"))
-        parsed = records.parse(f.data, name, settings.limits)
-        out.extend(Finding(f.path, p.line, p.code, p.message) for p in parsed.problems)
-        if parsed.record is not None and index_mod.valid_id(name):
-            loaded[name] = parsed.record
-        try:
-            lines = split_lines(decode(f.data)[1])
-        except (UnicodeDecodeError, ValueError):
-            continue
-        out.extend(text.scan_lines(f.path, enumerate(lines, 1)))
-    return Loaded(idx, loaded, out)
+        assert f.data is not None and f.sha is not None
+        result = results.get(name, f.data, f.sha)
+        out.extend(Finding(f.path, line, code, message, column, end_line, end_column)
+                   for code, line, message, column, end_line, end_column in result[1])
+        record = loaded.record(result)
+        if record is not None:
+            good[name] = record
+    results.save()
+    return Loaded(idx, good, out)
 
 
 def _missing(snap: Snapshot, record_id: str) -> str:

@@ -5,13 +5,12 @@ import argparse
 import os
 import sys
 
-from chord_memory import index, paths, summary
+from chord_memory import index, loaded, paths, summary
 from chord_memory.errors import UserError
-from chord_memory.records import Limits
 from chord_memory.snapshot import MAX_MEMORY_MD
 
 
-def _entries(root: str) -> list[index.Entry]:
+def _entries(root: str) -> list[str]:
     from chord_memory.region import decode
 
     path = os.path.join(root, paths.MEMORY_MD)
@@ -28,21 +27,21 @@ def _entries(root: str) -> list[index.Entry]:
         bom, text = decode(data)
     except (UnicodeDecodeError, ValueError):
         raise UserError("MEMORY.md: not UTF-8 text; `chord-memory check` says where", 1) from None
-    idx = index.parse(text, bom)
-    if not idx.usable:
-        p = idx.problems[0]
+    lines, problems = index.entry_lines(text, bom)
+    if problems:
+        p = problems[0]
         raise UserError(f"MEMORY.md:{p.line}: {p.code} {p.message}", 1)
-    return idx.entries
+    return lines
 
 
-def _loads(root: str, record_id: str, limits: Limits) -> bool:
+def _loads(root: str, record_id: str, results: loaded.Results) -> bool:
     """Whether the record behind an entry loads: a regular file that parses within limits."""
-    from chord_memory import records, snapshot
+    from chord_memory import snapshot
 
     f = snapshot.read_file(root, paths.record_path(record_id), snapshot.MAX_RECORD, False)
-    if f.data is None or f.problem:
+    if f.data is None or f.sha is None or f.problem:
         return False
-    return records.parse(f.data, record_id, limits).record is not None
+    return loaded.record(results.get(record_id, f.data, f.sha)) is not None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,11 +50,12 @@ def run(args: argparse.Namespace) -> int:
     root = paths.find_root()
     conf = settings.load(root)
     budget = args.budget or conf.budget
-    entries = _entries(root)
+    lines = _entries(root)
+    results = loaded.Results(root, conf.limits, "summary")
     result = summary.build(
-        [e.render() for e in entries], budget,
-        lambda i: _loads(root, entries[i].id, conf.limits),
+        lines, budget, lambda i: _loads(root, index.line_id(lines[i]), results),
     )
+    results.save()
     if args.format == "json":
         import json
 

@@ -5,7 +5,6 @@ A single session's layout does not belong in memory that outlives it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from chord_memory.findings import Finding
 
@@ -30,18 +29,17 @@ _RULES = (
 _LOOPBACK = ("127.0.0.1", "0.0.0.0")
 
 
-def scan_lines(path: str, lines: Iterable[tuple[int, str]]) -> list[Finding]:
-    """Findings for (line number, text) pairs."""
+def scan(path: str, text: str, first_line: int = 1) -> list[Finding]:
+    """Findings in text, whose first line is line `first_line` of the file."""
     out: list[Finding] = []
-    for number, text in lines:
-        for code, pattern, message in _RULES:
-            for m in pattern.finditer(text):
-                value = m.group(0)
-                if value in _LOOPBACK:
-                    continue
-                shown = value if len(value) <= 60 else value[:57] + "..."
-                out.append(Finding(
-                    path, number, code, message.format(shown), m.start() + 1,
-                    number, m.end() + 1,
-                ))
+    for code, pattern, message in _RULES:
+        for m in pattern.finditer(text):
+            value = m.group(0)
+            if value in _LOOPBACK:
+                continue
+            line_start = text.rfind("\n", 0, m.start()) + 1
+            line = first_line + text.count("\n", 0, line_start)
+            shown = value if len(value) <= 60 else value[:57] + "..."
+            out.append(Finding(path, line, code, message.format(shown),
+                               m.start() - line_start + 1, line, m.end() - line_start + 1))
     return out

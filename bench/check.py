@@ -1,0 +1,43 @@
+"""How long `check --all` and `summary` take at 10, 1,000 and 10,000 records.
+
+Beside them, in the same run: `python -c pass` and `git status` in the same repository.
+Run: .venv/bin/python bench/check.py [--runs N]
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import bench_env, compile_package, median_ms, memory_repo, table
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--sizes", default="10,1000,10000")
+    args = parser.parse_args()
+    compile_package()
+    cli = [str(Path(sys.executable).with_name("chord-memory"))]  # the console script hooks run
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        env = bench_env(Path(tmp) / "home")
+        base = Path(tmp)
+        for size in (int(s) for s in args.sizes.split(",")):
+            repo = memory_repo(base / f"r{size}", size, env)
+            runs = args.runs if size < 10_000 else max(3, args.runs // 3)
+            py = median_ms([sys.executable, "-c", "pass"], repo, env, args.runs)
+            gst = median_ms(["git", "status", "--porcelain"], repo, env, runs)
+            chk = median_ms([*cli, "check", "--all"], repo, env, runs)
+            summ = median_ms([*cli, "summary"], repo, env, runs)
+            rows.append((f"{size:,}", f"{py:.1f}", f"{gst:.1f}", f"{chk:.1f}", f"{chk / py:.1f}x",
+                         f"{summ:.1f}", f"{summ / py:.1f}x"))
+    print(table(rows, ("records", "python -c pass ms", "git status ms", "check --all ms",
+                       "check / pass", "summary ms", "summary / pass")))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

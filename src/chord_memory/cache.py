@@ -1,0 +1,46 @@
+"""Small marshal caches under `<git-common-dir>/chord-memory/cache/`.
+
+Hooks start a new process on every commit; validating the configuration with
+pydantic and parsing records with PyYAML each cost more than the whole hook
+budget. Both results are pure functions of file contents, so they are cached
+keyed by those contents (never by mtime) and by the tool's version. A cache
+that cannot be read or written is ignored: it only ever saves time.
+"""
+from __future__ import annotations
+
+import marshal
+import os
+from typing import Any
+
+from chord_memory import __version__, paths
+
+
+def _path(root: str, name: str) -> str | None:
+    state = paths.state_dir(root)
+    return os.path.join(state, "cache", f"{name}.marshal") if state else None
+
+
+def load(root: str, name: str) -> Any:
+    path = _path(root, name)
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            version, value = marshal.load(f)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    return value if version == __version__ else None
+
+
+def store(root: str, name: str, value: Any) -> None:
+    path = _path(root, name)
+    if path is None:
+        return
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as f:
+            marshal.dump((__version__, value), f)
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        pass
