@@ -3,8 +3,10 @@
 Hooks start a new process on every commit; validating the configuration with
 pydantic and parsing records with PyYAML each cost more than the whole hook
 budget. Both results are pure functions of file contents, so they are cached
-keyed by those contents (never by mtime) and by the tool's version. A cache
-that cannot be read or written is ignored: it only ever saves time.
+keyed by those contents (never by mtime) and by the code that computed them
+(the version, and the size and mtime of the package's modules, so an upgrade or
+an edited checkout never reads a stale result). A cache that cannot be read or
+written is ignored: it only ever saves time.
 """
 from __future__ import annotations
 
@@ -13,6 +15,16 @@ import os
 from typing import Any
 
 from chord_memory import __version__, paths
+
+
+def _code() -> str:
+    here = os.path.dirname(__file__)
+    parts = [__version__]
+    for name in sorted(os.listdir(here)):
+        if name.endswith(".py"):
+            st = os.stat(os.path.join(here, name))
+            parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
+    return "|".join(parts)
 
 
 def _path(root: str, name: str) -> str | None:
@@ -29,7 +41,7 @@ def load(root: str, name: str) -> Any:
             version, value = marshal.load(f)
     except (OSError, EOFError, ValueError, TypeError):
         return None
-    return value if version == __version__ else None
+    return value if version == _code() else None
 
 
 def store(root: str, name: str, value: Any) -> None:
@@ -40,7 +52,7 @@ def store(root: str, name: str, value: Any) -> None:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "wb") as f:
-            marshal.dump((__version__, value), f)
+            marshal.dump((_code(), value), f)
         os.replace(tmp, path)
     except (OSError, ValueError):
         pass
