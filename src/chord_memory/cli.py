@@ -53,6 +53,48 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--budget", type=_positive_int, metavar="N",
                    help="characters at most, preamble included (default: memory.injection_budget)")
     p.add_argument("--format", choices=("text", "json", "claude-code"), default="text")
+
+    p = sub.add_parser("extract", help="one extraction run over finished, unprocessed sessions")
+    p.add_argument("--foreground", action="store_true",
+                   help="run in this process (the hooks start it in the background)")
+    p.add_argument("--dry-run", action="store_true",
+                   help="print what would be written; write nothing, send nothing")
+
+    p = sub.add_parser("status", help="MEMORY, MEMORY-FAIL: <reason>, or nothing when disabled")
+    p.add_argument("--short", action="store_true", help="the indicator alone, for a status line")
+
+    p = sub.add_parser("hook", help="what the git hooks call; decides at once and exits 0")
+    p.add_argument("event", choices=("post-commit", "post-checkout", "post-merge", "post-rewrite"))
+    p.add_argument("hook_args", nargs="*", metavar="ARG", help="the arguments git gave the hook")
+
+    p = sub.add_parser("install", help="install the git hooks (for repositories without pre-commit)")
+    p.add_argument("--git-hooks", action="store_true", help="write the git hooks (the default)")
+    sub.add_parser("uninstall", help="remove the git hooks and restore what was there")
+
+    p = sub.add_parser("recall", help="the records most relevant to a query")
+    p.add_argument("query", metavar="QUERY")
+    p.add_argument("--max", type=_positive_int, metavar="N", help="at most N records (memory.maxRecall)")
+    p.add_argument("--backend", choices=("file", "sqlite"), help="default: memory.backend")
+    p.add_argument("--docs", nargs="+", metavar="PATH", default=[],
+                   help="documentation files a brief would otherwise include")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+
+    p = sub.add_parser("forget", help="remove a record's line from the index (the file stays)")
+    p.add_argument("id", metavar="ID")
+
+    p = sub.add_parser("promotions", help="promotion suggestions waiting for review")
+    p.add_argument("action", choices=("list", "accept", "reject"))
+    p.add_argument("id", nargs="?", metavar="ID")
+
+    p = sub.add_parser("learnings", help="lessons seen in sessions, and promoting them to decisions")
+    p.add_argument("action", choices=("list", "promote", "reject", "revoke"))
+    p.add_argument("--ids", nargs="+", metavar="ID", default=[])
+    p.add_argument("--by", choices=("human",), help="who acts (recorded with the action)")
+
+    p = sub.add_parser("merge-driver", help="git merge driver for MEMORY.md (%%O %%A %%B)")
+    p.add_argument("ancestor")
+    p.add_argument("current")
+    p.add_argument("other")
     return parser
 
 
@@ -75,7 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.directory:
             os.chdir(args.directory)
-        module = __import__(f"chord_memory.commands.{args.command}", fromlist=["run"])
+        name = args.command.replace("-", "_")
+        module = __import__(f"chord_memory.commands.{name}", fromlist=["run"])
         return int(module.run(args))
     except errors.UserError as e:
         print(f"chord-memory: {e}", file=sys.stderr)
