@@ -1,101 +1,18 @@
 """Argument parsing and dispatch only: each command lives in commands/<name>.py.
 
-Command modules are imported when their command runs, so a hook pays only for
-what it uses.
+Command modules are imported when their command runs, and only the invoked
+command's arguments are declared, so a hook pays only for what it uses.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from chord_memory import errors
 
-
-def _parser() -> argparse.ArgumentParser:
-    from chord_memory import __version__
-
-    parser = argparse.ArgumentParser(
-        prog="chord-memory",
-        description="Project memory for coding agents, kept in the repository.",
-    )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument(
-        "-C", dest="directory", metavar="DIR",
-        help="run as if started in DIR (like git -C)",
-    )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.required = True
-
-    p = sub.add_parser("init", help="create the MEMORY.md region and .chord/config.yaml")
-    del p
-
-    p = sub.add_parser("check", help="check MEMORY.md and the records")
-    mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--all", dest="mode", action="store_const", const="all",
-                      help="check the working tree (the default)")
-    mode.add_argument("--staged", dest="mode", action="store_const", const="staged",
-                      help="check what is staged for the next commit (the hooks use this)")
-    p.add_argument("--format", choices=("text", "json", "sarif"), default="text")
-    p.add_argument("paths", nargs="*", metavar="PATH",
-                   help="report findings for these files only (the whole memory is still read)")
-
-    p = sub.add_parser("scan", help="scan files or stdin for secrets")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--staged", action="store_true",
-                   help="scan the staged memory files (the secrets hook uses this)")
-    p.add_argument("--detect-secrets", action="store_true",
-                   help="also run detect-secrets' plugins (slower; see docs/secrets.md)")
-    p.add_argument("paths", nargs="*", metavar="PATH", help="files to scan; '-' reads stdin")
-
-    p = sub.add_parser("summary", help="print the bounded summary a new session loads")
-    p.add_argument("--budget", type=_positive_int, metavar="N",
-                   help="characters at most, preamble included (default: memory.injection_budget)")
-    p.add_argument("--format", choices=("text", "json", "claude-code"), default="text")
-
-    p = sub.add_parser("extract", help="one extraction run over finished, unprocessed sessions")
-    p.add_argument("--foreground", action="store_true",
-                   help="run in this process (the hooks start it in the background)")
-    p.add_argument("--dry-run", action="store_true",
-                   help="print what would be written; write nothing, send nothing")
-
-    p = sub.add_parser("status", help="MEMORY, MEMORY-FAIL: <reason>, or nothing when disabled")
-    p.add_argument("--short", action="store_true", help="the indicator alone, for a status line")
-
-    p = sub.add_parser("hook", help="what the git hooks call; decides at once and exits 0")
-    p.add_argument("event", choices=("post-commit", "post-checkout", "post-merge", "post-rewrite"))
-    p.add_argument("hook_args", nargs="*", metavar="ARG", help="the arguments git gave the hook")
-
-    p = sub.add_parser("install", help="install the git hooks (for repositories without pre-commit)")
-    p.add_argument("--git-hooks", action="store_true", help="write the git hooks (the default)")
-    sub.add_parser("uninstall", help="remove the git hooks and restore what was there")
-
-    p = sub.add_parser("recall", help="the records most relevant to a query")
-    p.add_argument("query", metavar="QUERY")
-    p.add_argument("--max", type=_positive_int, metavar="N", help="at most N records (memory.maxRecall)")
-    p.add_argument("--backend", choices=("file", "sqlite"), help="default: memory.backend")
-    p.add_argument("--docs", nargs="+", metavar="PATH", default=[],
-                   help="documentation files a brief would otherwise include")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-
-    p = sub.add_parser("forget", help="remove a record's line from the index (the file stays)")
-    p.add_argument("id", metavar="ID")
-
-    p = sub.add_parser("promotions", help="promotion suggestions waiting for review")
-    p.add_argument("action", choices=("list", "accept", "reject"))
-    p.add_argument("id", nargs="?", metavar="ID")
-
-    p = sub.add_parser("learnings", help="lessons seen in sessions, and promoting them to decisions")
-    p.add_argument("action", choices=("list", "promote", "reject", "revoke"))
-    p.add_argument("--ids", nargs="+", metavar="ID", default=[])
-    p.add_argument("--by", choices=("human",), help="who acts (recorded with the action)")
-
-    p = sub.add_parser("merge-driver", help="git merge driver for MEMORY.md (%%O %%A %%B)")
-    p.add_argument("ancestor")
-    p.add_argument("current")
-    p.add_argument("other")
-    return parser
+Adder = Callable[[argparse.ArgumentParser], None]
 
 
 def _positive_int(value: str) -> int:
@@ -108,10 +25,139 @@ def _positive_int(value: str) -> int:
     return number
 
 
+def _none(p: argparse.ArgumentParser) -> None:
+    del p
+
+
+def _check(p: argparse.ArgumentParser) -> None:
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--all", dest="mode", action="store_const", const="all",
+                      help="check the working tree (the default)")
+    mode.add_argument("--staged", dest="mode", action="store_const", const="staged",
+                      help="check what is staged for the next commit (the hooks use this)")
+    p.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="report findings for these files only (the whole memory is still read)")
+
+
+def _scan(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--staged", action="store_true",
+                   help="scan the staged memory files (the secrets hook uses this)")
+    p.add_argument("--detect-secrets", action="store_true",
+                   help="also run detect-secrets' plugins (slower; see docs/secrets.md)")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files to scan; '-' reads stdin")
+
+
+def _summary(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--budget", type=_positive_int, metavar="N",
+                   help="characters at most, preamble included (default: memory.injection_budget)")
+    p.add_argument("--format", choices=("text", "json", "claude-code"), default="text")
+
+
+def _extract(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--foreground", action="store_true",
+                   help="work through the pending triggers (what the git hooks start)")
+    p.add_argument("--dry-run", action="store_true",
+                   help="print what would be written; write nothing, send nothing")
+
+
+def _status(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--short", action="store_true", help="the indicator alone, for a status line")
+
+
+def _hook(p: argparse.ArgumentParser) -> None:
+    p.add_argument("event", choices=("post-commit", "post-checkout", "post-merge", "post-rewrite"))
+    p.add_argument("hook_args", nargs="*", metavar="ARG", help="the arguments git gave the hook")
+
+
+def _install(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--git-hooks", action="store_true", help="write the git hooks (the default)")
+
+
+def _recall(p: argparse.ArgumentParser) -> None:
+    p.add_argument("query", metavar="QUERY")
+    p.add_argument("--max", type=_positive_int, metavar="N", help="at most N records (memory.maxRecall)")
+    p.add_argument("--backend", choices=("file", "sqlite"), help="default: memory.backend")
+    p.add_argument("--docs", nargs="+", metavar="PATH", default=[],
+                   help="documentation files a brief would otherwise include")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def _forget(p: argparse.ArgumentParser) -> None:
+    p.add_argument("id", metavar="ID")
+
+
+def _promotions(p: argparse.ArgumentParser) -> None:
+    p.add_argument("action", choices=("list", "accept", "reject"))
+    p.add_argument("id", nargs="?", metavar="ID")
+
+
+def _learnings(p: argparse.ArgumentParser) -> None:
+    p.add_argument("action", choices=("list", "promote", "reject", "revoke"))
+    p.add_argument("--ids", nargs="+", metavar="ID", default=[])
+    p.add_argument("--by", choices=("human",), help="who acts (recorded with the action)")
+
+
+def _merge_driver(p: argparse.ArgumentParser) -> None:
+    p.add_argument("ancestor")
+    p.add_argument("current")
+    p.add_argument("other")
+
+
+COMMANDS: dict[str, tuple[str, Adder]] = {
+    "init": ("create the MEMORY.md region and .chord/config.yaml", _none),
+    "check": ("check MEMORY.md and the records", _check),
+    "scan": ("scan files or stdin for secrets", _scan),
+    "summary": ("print the bounded summary a new session loads", _summary),
+    "extract": ("one extraction run over finished, unprocessed sessions", _extract),
+    "status": ("MEMORY, MEMORY-FAIL: <reason>, or nothing when disabled", _status),
+    "hook": ("what the git hooks call; decides at once and exits 0", _hook),
+    "install": ("install the git hooks and the merge driver (without pre-commit)", _install),
+    "uninstall": ("remove the git hooks and restore what was there", _none),
+    "recall": ("the records most relevant to a query", _recall),
+    "forget": ("remove a record's line from the index (the file stays)", _forget),
+    "promotions": ("promotion suggestions waiting for review", _promotions),
+    "learnings": ("lessons seen in sessions, and promoting them to decisions", _learnings),
+    "merge-driver": ("git merge driver for MEMORY.md (%%O %%A %%B)", _merge_driver),
+}
+
+
+def _invoked(argv: Sequence[str]) -> str | None:
+    """The command named in argv, when it is one (skipping `-C DIR`)."""
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "-C":
+            skip = True
+        elif not arg.startswith("-"):
+            return arg if arg in COMMANDS else None
+    return None
+
+
+def _parser(only: str | None) -> argparse.ArgumentParser:
+    from chord_memory import __version__
+
+    parser = argparse.ArgumentParser(
+        prog="chord-memory",
+        description="Project memory for coding agents, kept in the repository.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("-C", dest="directory", metavar="DIR",
+                        help="run as if started in DIR (like git -C)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name, (help_text, add) in COMMANDS.items():
+        if only is None or name == only:
+            add(sub.add_parser(name, help=help_text))
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
-        args = parser.parse_args(argv)
+        args = _parser(_invoked(argv)).parse_args(argv)
     except SystemExit as e:  # argparse exits 2 on usage errors, 0 on --help
         return int(e.code or 0)
     try:
@@ -128,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as e:
-        path = errors.log_crash(None)
+        path = errors.log_crash()
         print(
             f"chord-memory: unexpected failure ({type(e).__name__}); "
             f"details are in {path}; please report it.",

@@ -1,0 +1,78 @@
+"""Secrets: find them in Markdown, scrub them, report them without ever showing them.
+
+    scan_text(text) -> [SecretFinding]     every secret, with its exact span
+    scrub(text) -> (clean_text, findings)  each span becomes [REDACTED:<kind>]
+    to_findings(path, found) -> [Finding]  CM601 findings for check/scan output
+
+Importing this package is cheap (`re` and a few tuples): detect-secrets is
+imported only when `detect_secrets_plugins=True` asks for its plugins.
+Cleaning is best effort: a secret in a shape no rule knows is not found.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from chord_memory.secrets.baseline import filter_baseline, hashed, load_baseline
+from chord_memory.secrets.engine import SecretFinding, Span, find_spans, mask, positioned
+
+if TYPE_CHECKING:
+    from chord_memory.findings import Finding
+
+__all__ = [
+    "SecretFinding", "filter_baseline", "hashed", "load_baseline", "mask", "scan_text", "scrub",
+    "to_findings",
+]
+
+_MAX_PASSES = 8
+
+
+def scan_text(text: str, *, detect_secrets_plugins: bool = False) -> list[SecretFinding]:
+    """Every secret in text, in order; lines carrying `pragma: allowlist secret` are skipped."""
+    spans = find_spans(text)
+    if detect_secrets_plugins:
+        from chord_memory.secrets import plugins
+
+        spans = plugins.add_plugin_spans(text, spans)
+    return positioned(text, spans)
+
+
+def scrub(text: str) -> tuple[str, list[SecretFinding]]:
+    """Replace each secret with `[REDACTED:<kind>]`.
+
+    Idempotent: the result holds nothing `scan_text` finds, so scrubbing it
+    again changes nothing. Text without findings comes back unchanged. The
+    findings returned are those of the first pass, positioned in the input.
+    """
+    found = scan_text(text)
+    clean = text
+    spans: list[Span] = [Span(f.start, f.end, f.kind, 0) for f in found]
+    for _ in range(_MAX_PASSES):
+        if not spans:
+            break
+        clean = _replace(clean, spans)
+        spans = find_spans(clean)
+    return clean, found
+
+
+def _replace(text: str, spans: list[Span]) -> str:
+    parts = []
+    pos = 0
+    for span in sorted(spans):
+        parts.append(text[pos:span.start])
+        parts.append(f"[REDACTED:{span.kind}]")
+        pos = span.end
+    parts.append(text[pos:])
+    return "".join(parts)
+
+
+def to_findings(path: str, found: list[SecretFinding]) -> list[Finding]:
+    """CM601 findings: the message names the kind and the masked value, never the value."""
+    from chord_memory.findings import Finding
+
+    return [
+        Finding(
+            path, f.line, "CM601", f"{f.kind} secret ({f.masked})", f.column,
+            f.end_line, f.end_column, f.kind,
+        )
+        for f in found
+    ]

@@ -1,0 +1,125 @@
+"""Value checks of the context rules: does this match hold a secret?
+
+Each check takes the match and the value it found (the `value*` or `bare`
+group, trimmed) and answers yes or no; every one of them includes
+`filters.plausible`, directly or through `literal` and the tiers.
+"""
+from __future__ import annotations
+
+import re
+
+from chord_memory.secrets import filters, names
+from chord_memory.secrets.rules import lazy
+
+_QUOTED = ("value", "value2", "value3", "value5")
+
+
+def _quoted(m: re.Match[str]) -> bool:
+    return any(m.group(g) is not None for g in _QUOTED if g in m.re.groupindex)
+
+
+def by_name(m: re.Match[str], value: str) -> bool:
+    level = names.tier(m.group("name"))
+    if level is None or value.lower() == m.group("name").lower():
+        return False
+    if level == names.PASSWORD:
+        return filters.password_like(value, quoted=_quoted(m))
+    if level == names.SECRET:
+        return filters.credential_like(value)
+    return filters.random_like(value)
+
+
+def password(m: re.Match[str], value: str) -> bool:
+    return filters.password_like(value, quoted=True)
+
+
+def prose_password(m: re.Match[str], value: str) -> bool:
+    if len(value) > 64 or value[0] in "=:,;":
+        return False
+    if _quoted(m):
+        raw = next(m.group(g) for g in _QUOTED if g in m.re.groupindex and m.group(g) is not None)
+        return raw == raw.strip() and filters.password_like(value, quoted=True)
+    strong = any(c.isdigit() for c in value) or any(
+        not c.isalnum() and c not in "-_'" for c in value
+    ) or (any(c.isupper() for c in value[1:]) and any(c.islower() for c in value))
+    return strong and filters.password_like(value)
+
+
+def named_after(m: re.Match[str], value: str) -> bool:
+    """`X` as the password / `X` is my token: the value comes before the word."""
+    what = m.group("what").lower()
+    if what.startswith("p"):
+        return filters.password_like(value, quoted=True)
+    return filters.random_like(value)
+
+
+_NOT_SEED_WORDS = frozenset((
+    "the", "and", "of", "to", "in", "is", "it", "for", "on", "with", "as", "at", "by", "this",
+    "that", "be", "are", "was", "or", "an", "from", "but", "not", "we", "you", "they", "use",
+))
+
+
+def seed(m: re.Match[str], value: str) -> bool:
+    """12 to 24 words from a wallet word list (BIP-39 words: no function words)."""
+    words = value.split()
+    return len(words) in (12, 15, 18, 21, 24) and not _NOT_SEED_WORDS.intersection(words)
+
+
+def connection(m: re.Match[str], value: str) -> bool:
+    text = m.string
+    start = text.rfind("\n", 0, m.start()) + 1
+    end = text.find("\n", m.end())
+    line = text[start:end if end != -1 else len(text)]
+    return line.count(";") >= 1 and line.count("=") >= 2 and filters.password_like(value, True)
+
+
+_WEAK_QUALIFIERS = frozenset((
+    "primary", "cache", "partition", "sort", "idempotency", "public", "foreign", "object",
+    "routing", "lookup", "row", "hash", "page", "next", "cursor", "sync", "csrf", "xsrf",
+))
+
+
+_WORD_BEFORE = lazy(r"([A-Za-z]+)[ _-]$")
+
+
+def prose_secret(m: re.Match[str], value: str) -> bool:
+    before = _WORD_BEFORE().search(m.string, max(0, m.start() - 40), m.start())
+    qualifier = before.group(1).lower() if before else ""
+    return qualifier not in _WEAK_QUALIFIERS and filters.random_like(value)
+
+
+_EXAMPLE_HOST = lazy(r"@(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid))\b")
+
+
+def url_password(m: re.Match[str], value: str) -> bool:
+    if _EXAMPLE_HOST().match(m.string, m.end("value")):  # RFC 2606 documentation hosts
+        return False
+    return len(value) >= 3 and filters.literal(value) and value != m.group("user")
+
+
+def query(m: re.Match[str], value: str) -> bool:
+    level = names.tier(m.group("name"))
+    if level == names.PASSWORD:
+        return filters.password_like(value)
+    return filters.random_like(value) if level == names.KEY else filters.credential_like(value)
+
+
+def header(m: re.Match[str], value: str) -> bool:
+    if m.group("scheme").lower() == "basic":
+        import base64
+        import binascii
+
+        try:
+            decoded = base64.b64decode(value, validate=True).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            return filters.credential_like(value)
+        user, _, password = decoded.partition(":")
+        return bool(password) and filters.literal(password) and password != user
+    return filters.credential_like(value)
+
+
+def key_body(m: re.Match[str], value: str) -> bool:
+    if not filters.plausible(value):
+        return False
+    body = re.sub(r"-{4,5} ?(?:BEGIN|END)[^-]*-{4,5}|\\n|\s|[>*-]", "", value)
+    return len(re.findall(r"[A-Za-z0-9+/=]{16,}", body)) > 0 and len(body) >= 40

@@ -1,0 +1,139 @@
+"""Rules that find a secret by its surroundings: key blocks, URLs, headers,
+connection strings, secret-named assignments in every syntax Markdown shows
+them, and passwords stated in prose.
+"""
+from __future__ import annotations
+
+import re
+
+from chord_memory.secrets import checks
+from chord_memory.secrets.rules import AT, LINE, TOKEN, Rule
+
+_GATES = ("pass", "pw", "secret", "token", "key", "auth", "cred")
+# A name that may hold a secret: the lookahead keeps the regex from consuming other names.
+_NAME = (
+    r"(?=[A-Za-z0-9_.\-]*?(?i:pass|pw|secret|token|key|auth|cred))"
+    r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,80})"
+)
+_VALUE = (
+    r"(?:\"(?P<value>(?:[^\"\\\n]|\\.){1,400})\"|'(?P<value2>[^'\n]{1,400})'"
+    r"|`(?P<value3>[^`\n]{1,400})`|(?P<bare>[^\s\"'`|<>,;]+(?:[,;][^\s\"'`|<>,;]+)*))"
+)
+_PEM = (
+    r"-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+    r"(?:.{0,16000}?-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+    r"|(?:(?:\\n|\r?\n)[ \t>*-]*[A-Za-z0-9+/=]{16,}(?:\\n)?)+)"
+    r"|---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----.{0,16000}?---- END SSH2 (?:ENCRYPTED )?"
+    r"PRIVATE KEY ----"
+)
+
+
+_SEP = ("=", ":", "->")
+_SET_TO = ("set& to ", "change& to ", "update& to ", "export& to ")
+# "?" stands for any non-ASCII character (an arrow) in the lowercased ASCII copy.
+_IS = (" is", " was", " are", ":", "=", " be", " to", " reads", " now", " as", "->", " - ", "?")
+# Prose between a word and its value: no sentence end, no other assignment.
+_CTX = r"(?:[^.\n:=`\"'|]|\.(?=\S)|`[^`\n]{1,40}`){0,40}?"
+
+RULES: tuple[Rule, ...] = (
+    Rule("private-key", ("-----begin", "---- begin ssh2"), _PEM, AT, re.S, check=checks.key_body),
+    Rule("putty-private-key", ("putty-user-key-file",),
+         r"PuTTY-User-Key-File-\d: .{0,12000}?Private-MAC: [0-9a-fA-F]+", TOKEN, re.S),
+    Rule("aws-secret-access-key", ("secret",),
+         r"(?i:aws_?secret_?(?:access_?)?key|secret_?access_?key)[\"']?\s*(?:=>|[:=]|\s)\s*"
+         r"[\"'`]?(?P<value>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+])", LINE, entropy=3.5,
+         needs=("aws_secret", "awssecret", "secret_access", "secretaccess")),
+    Rule("url-credentials", ("://",),
+         r"\b[A-Za-z][A-Za-z0-9+.\-]{1,30}://(?P<user>[^\s:/@?#\"'`<>\[\]]{0,100}):"
+         r"(?P<value>[^\s/?#\"'`<>]{1,200})@(?=[A-Za-z0-9\[_])", LINE, check=checks.url_password,
+         priority=3, needs=("@",)),
+    Rule("url-query-token", (*_GATES, "://"),
+         r"[?&;](?P<name>[A-Za-z_\-.]*(?i:token|key|secret|pass|pwd|auth|cred|sig)[A-Za-z_\-.]*)="
+         r"(?P<bare>[^&\s#\"'`<>|)\]]{8,400})", LINE, check=checks.query, priority=3, needs=("?", "&")),
+    Rule("authorization-header", ("auth",),
+         r"(?i:\b(?:proxy-)?authorization)[\"']?\s*[:=]\s*[\"']?(?P<scheme>(?i:bearer|basic|token"
+         r"|bot|apikey|api-key|sso-key))\s+(?P<value>[A-Za-z0-9._~+/\-:]{8,}=*)", LINE,
+         check=checks.header, priority=3, needs=("authorization",)),
+    Rule("authorization-header", ("bearer",),
+         r"(?P<scheme>(?i:bearer))\s+(?P<value>[A-Za-z0-9._~+/\-]{16,}=*)", LINE, check=checks.header,
+         priority=2),
+    Rule("basic-auth", ("-u",),
+         r"(?:\s-u\s*|--user[=\s])[\"']?(?P<user>[^\s:\"'`$]{1,100}):(?P<value>[^\s\"'`]{3,200})",
+         LINE, check=checks.url_password, priority=3, needs=("-u ", "--user")),
+    Rule("connection-string", ("pass", "pw", "key"),
+         r"(?:^|(?<=[;\s\"'`]))(?i:password|pwd|accountkey|sharedaccesskey)\s*=\s*"
+         r"(?:\{(?P<value>[^}\n]{1,200})\}|\"(?P<value2>[^\"\n]{1,200})\"|"
+         r"'(?P<value3>[^'\n]{1,200})'|(?P<value5>[^;\s\"'`]{1,200}))(?=[ \t]*(?:;|\r?$|[\"'`]))",
+         LINE, re.M, check=checks.connection, priority=3,
+         needs=("password=", "pwd=", "accountkey=", "sharedaccesskey=", "password =", "pwd =")),
+    Rule("env-assignment", _GATES,
+         r"(?<![A-Za-z0-9_.\-])[\"'`]?" + _NAME + r"[\"'`]?[ \t]*(?:\*\*|__)?[ \t]*"
+         r"(?::=|=>|:|=|->)[ \t]*(?:\*\*|__)?[ \t]*(?:!!str[ \t]+)?" + _VALUE, LINE,
+         check=checks.by_name, priority=2, needs=_SEP),
+    Rule("env-assignment", _GATES,
+         r"(?:^|\s|`)(?:ENV|ARG|setx|SetEnv)[ \t]+" + _NAME + r"[ \t]+" + _VALUE, LINE, re.M,
+         check=checks.by_name, priority=2, needs=("env ", "arg ", "setx ")),
+    Rule("env-assignment", _GATES,
+         r"\bname:[ \t]*[\"']?" + _NAME + r"[\"']?[ \t]*\r?\n[ \t>]*-?[ \t]*value:[ \t]*" + _VALUE,
+         LINE, check=checks.by_name, priority=2, lines=2, needs=("name:",)),
+    Rule("env-assignment", _GATES,
+         r"\"name\"\s*:\s*\"" + _NAME + r"\"\s*,\s*\"value\"\s*:\s*\"(?P<value>[^\"\n]{1,400})\"",
+         LINE, check=checks.by_name, priority=2, needs=('"value"',)),
+    Rule("env-assignment", _GATES,
+         r"\|[ \t]*[`*]*(?:[A-Za-z0-9_.\-]+[ \t]+){0,3}" + _NAME + r"[`*]*[ \t]*\|[ \t]*"
+         r"(?:`(?P<value3>[^`|\n]{1,400})`|\*\*(?P<value2>[^*|\s]{1,400})\*\*"
+         r"|(?P<bare>[^|`\s](?:[^|`\n]{0,398}[^|`\s])?))[ \t]*(?=\|)",
+         LINE, check=checks.by_name, priority=2, needs=("|",)),
+    Rule("env-assignment", _GATES,
+         r"<" + _NAME + r">(?P<value>[^<\s]{4,400})</", LINE, check=checks.by_name, priority=2,
+         needs=("</",)),
+    Rule("env-assignment", _GATES,
+         r"<add\s+key=\"" + _NAME + r"\"\s+value=\"(?P<value>[^\"\n]{1,400})\"", LINE,
+         check=checks.by_name, priority=2, needs=("<add",)),
+    Rule("netrc-password", ("pass",),
+         r"(?:\bmachine\s+\S+\s+(?:login\s+\S+\s+)?|^[ \t]*)password[ \t]+(?P<bare>[^\s\"'`]+)"
+         r"[ \t]*(?:\r?$|[\"'`])",
+         LINE, re.M, check=checks.password, priority=2, needs=("machine", "password ", "password\t")),
+    Rule("cli-password", ("-p",),
+         r"(?:(?:docker|podman|buildah|helm|oras|skopeo)\s+(?:registry\s+)?login|mysql\w*|sshpass"
+         r"|sqlcmd|mongo\w*|az\s+login|oc\s+login)\b[^\n]*?\s-[pP](?:[ \t]+|(?=[^\s-]))"
+         r"(?:\"(?P<value>[^\"\n]+)\"|'(?P<value2>[^'\n]+)'|(?P<bare>[^\s\"'`]+))", LINE,
+         check=checks.password, priority=3, needs=("login", "mysql", "sshpass", "sqlcmd", "mongo")),
+    Rule("env-assignment", _GATES,
+         r"(?<![\w-])--" + _NAME + r"(?:=|[ \t]+)(?:\"(?P<value>[^\"\n]+)\"|'(?P<value2>[^'\n]+)'"
+         r"|(?P<bare>[^\s\"'`-][^\s\"'`]*))", LINE, check=checks.by_name, priority=2, needs=("--",)),
+    Rule("env-assignment", _GATES,
+         r"(?i:\b(?:set|export|change|update)\s+)`?" + _NAME + r"`?\s+(?i:to)\s+" + _VALUE,
+         LINE, check=checks.by_name, priority=2, needs=_SET_TO),
+    Rule("password-in-prose", ("pass", "pw"),
+         r"(?<![\w/+=.\-])(?i:(?:password|passwd|passphrase|passcode|pass ?word|pwd|pw)s?(?![\w-]))"
+         + _CTX +
+         r"(?i:\b(?:is|was|are|will be|is now|set to|changed to|reads|should be|as)\b|[:=]|→|->|=>"
+         r"|[—–]| - )\s*"
+         r"(?::\s*)?(?:`(?P<value>[^`\n]{1,100})`|\"(?P<value2>[^\"\n]{1,100})\""
+         r"|'(?P<value3>[^'\n]{1,100})'|“(?P<value5>[^”\n]{1,100})”|(?P<bare>[^\s`\"'“|]{1,400}))",
+         LINE, check=checks.prose_password, priority=1, needs=_IS),
+    Rule("password-in-prose", ("pass", "pw"),
+         r"(?i:\b(?:set|change|changed|reset|update|updated)\s+(?:(?:the|my|our|its|a)\s+)?"
+         r"(?:[\w-]+\s+){0,2}(?:password|passphrase|passwd|pwd|pw)\s+to)\s+"
+         r"(?:`(?P<value>[^`\n]{1,100})`|\"(?P<value2>[^\"\n]{1,100})\"|(?P<bare>[^\s`\"']{1,100}))",
+         LINE, check=checks.prose_password, priority=1, needs=_SET_TO),
+    Rule("password-in-prose", ("cred", "login"),
+         r"(?i:\b(?:creds|credentials|login)\b)" + _CTX + r"(?i:\b(?:is|are)\b|[:=])\s*`?"
+         r"(?P<user>[\w.@+-]{1,64})`?\s*(?:/|:)\s*`?(?P<bare>[^\s`/]{1,100})",
+         LINE, check=checks.prose_password, priority=1, needs=("/", ":")),
+    Rule("secret-in-prose", ("key", "token", "secret", "cred"),
+         r"(?i:\b(?:key|token|secret|credential|api[ _-]?key|access[ _-]?key)s?(?![\w-]))" + _CTX
+         + r"(?i:\b(?:is|was)\b|[:=])\s*"
+         r"(?:`(?P<value>[^`\s]{16,300})`|\"(?P<value2>[^\"\s]{16,300})\"|"
+         r"'(?P<value3>[^'\s]{16,300})'|(?P<bare>[A-Za-z0-9_\-+/=.~]{16,300}))",
+         LINE, check=checks.prose_secret, priority=1, needs=_IS),
+    Rule("secret-in-prose", ("pass", "pw", "key", "token", "secret"),
+         r"`(?P<value>[^`\s]{6,300})`\s+(?i:as|is)\s+(?i:(?:the|my|our|your|an?)\s+)?(?:[\w-]+\s+)?"
+         r"(?P<what>(?i:password|passphrase|passwd|pwd|pw|token|api[ -]?key|key|secret))\b",
+         LINE, check=checks.named_after, priority=1, needs=("` as ", "` is ")),
+    Rule("seed-phrase", ("seed", "mnemonic", "recovery", "backup"),
+         r"(?i:\b(?:seed|recovery|secret|backup|wallet)\s+(?:phrase|words)|\bmnemonic)\b[^:\n]{0,20}?"
+         r"(?:\bis\b|[:=])\s*[\"'`]?(?P<value>(?:[a-z]{3,8}[ ]+){11,23}[a-z]{3,8})\b",
+         LINE, check=checks.seed, priority=2),
+)

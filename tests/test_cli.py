@@ -1,0 +1,38 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from chord_memory import cli
+from chord_memory.commands import init
+
+TOKEN = "ghp_" + "Zx81Lm20Qp39Rt47Uv56Wy65Ab74Cd83Ef92"
+
+
+def test_an_unexpected_failure_exits_3_with_a_scrubbed_log(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    def broken(args: object) -> int:
+        raise ValueError(f"cannot handle {TOKEN}")
+
+    monkeypatch.setattr(init, "run", broken)
+    assert cli.main(["init"]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "ValueError" in err and "crash.log" in err
+    assert TOKEN not in err
+    log = (repo / ".git/chord-memory/crash.log").read_text()
+    assert "Traceback" in log and TOKEN not in log and "[REDACTED:" in log
+
+
+def test_only_the_invoked_command_is_declared(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli._invoked(["-C", "x", "check", "--all"]) == "check"
+    assert cli._invoked(["--version"]) is None
+    assert cli.main(["--help"]) == 0
+    assert "merge-driver" in capsys.readouterr().out
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["summary", "--budget", "0"]) == 2
+    assert "above 0" in capsys.readouterr().err
+    assert cli.main(["summary", "--budget", "x"]) == 2
