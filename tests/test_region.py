@@ -36,7 +36,7 @@ def test_round_trip_keeps_outside_bytes(
     assert idx.usable
     assert [(e.type, e.summary, e.id) for e in idx.entries] == [(e.type, e.summary, e.id) for e in old]
     written = index.render(idx, new)
-    again = index.parse(*reversed(region.decode(written)))
+    again = index.parse_bytes(written)
     assert [(e.type, e.summary, e.id) for e in again.entries] == [(e.type, e.summary, e.id) for e in new]
     prefix = (("\ufeff" if bom else "") + before + region.BEGIN + nl).encode()
     suffix = (region.END + nl + after).encode()

@@ -109,5 +109,11 @@ def parse(text: str, bom: bool = False) -> Index:
     return Index(reg, entries, problems)
 
 
+def parse_bytes(data: bytes) -> Index:
+    """Parse MEMORY.md's bytes; raises UnicodeDecodeError or ValueError when it is not text."""
+    bom, text = region.decode(data)
+    return parse(text, bom)
+
+
 def render(idx: Index, entries: list[Entry]) -> bytes:
     return region.render(idx.region, [e.render() for e in entries])

@@ -1,0 +1,57 @@
+"""chord-memory status [--short]: MEMORY, MEMORY-FAIL: <reason>, or nothing when disabled."""
+from __future__ import annotations
+
+import argparse
+import os
+
+from chord_memory import paths
+
+
+def _region_problem(root: str) -> str | None:
+    from chord_memory import index
+
+    try:
+        with open(os.path.join(root, paths.MEMORY_MD), "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        return f"MEMORY.md cannot be read ({e.strerror})"
+    try:
+        idx = index.parse_bytes(data)
+    except (UnicodeDecodeError, ValueError):
+        return "MEMORY.md is not UTF-8 text"
+    if idx.usable:
+        return None
+    p = idx.problems[0]
+    return f"MEMORY.md:{p.line}: {p.code} {p.message}"
+
+
+def line(root: str) -> str:
+    """The status line: '' when extraction is disabled."""
+    from chord_memory import settings, status
+    from chord_memory.errors import UserError
+
+    try:
+        if not settings.load(root).enabled:
+            return ""
+    except UserError as e:
+        return f"MEMORY-FAIL: {e}"
+    if paths.state_dir(root) is None:
+        return "MEMORY-FAIL: not a git repository; extraction keeps its state in .git"
+    problem = _region_problem(root)
+    if problem:
+        return f"MEMORY-FAIL: {problem}"
+    last = status.read(root)
+    if last and not last.get("ok", True):
+        return f"MEMORY-FAIL: {last.get('reason') or 'the last extraction failed'}"
+    return "MEMORY"
+
+
+def run(args: argparse.Namespace) -> int:
+    text = line(paths.find_root())
+    if text:
+        if args.short and text.startswith("MEMORY-FAIL"):
+            text = "MEMORY-FAIL"
+        print(text)
+    return 0
