@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# The main job end to end, offline, in a throwaway repository:
-# init, example records, a clean check, a broken index refused by the pre-commit
-# hook on `git commit`, the fix, and the summary a new agent session loads.
+# The main job end to end, offline, in a throwaway repository: init and the git
+# hooks, example records, a clean check, a broken index refused by the hook on
+# `git commit` and fixed, then a finished Claude Code session, a commit whose
+# post-commit hook extracts memory in the background (offline rules extractor),
+# status, the new index and records, a clean check, and the summary a new
+# agent session loads.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/chord-memory-demo.XXXXXX")
@@ -15,9 +18,9 @@ show() { printf '$ %s\n' "$*"; "$@"; }
 
 cd "$work" && mkdir repo home && cd repo
 git init -q -b main
-step "a new project: chord-memory init, and our pre-commit hook in .git/hooks"
+step "a new project: chord-memory init, and the git hooks (chord-memory install)"
 show chord-memory init
-cp "$here/../hooks/pre-commit" .git/hooks/pre-commit
+show chord-memory install
 
 step "three records from earlier sessions, indexed in MEMORY.md"
 mkdir -p .chord/memory/records
@@ -56,6 +59,34 @@ RECORD
 git add .chord/memory/records
 show chord-memory check --staged && echo "(no findings)"
 git commit -qm "Add the staging record" && echo "committed"
+
+step "a finished Claude Code session of this project (a token was pasted into it), and extraction on"
+printf 'memory:\n  enabled: true\n  freeze_after: 0s\n' > .chord/config.yaml
+echo "$ cat .chord/config.yaml"; cat .chord/config.yaml
+sessions=$(python -c 'import os, sys; from chord_memory.transcripts import claude_code_project_dir as d; print(d(sys.argv[1], os.environ["HOME"]))' "$PWD")
+mkdir -p "$sessions"
+sed "s#@PROJECT@#$PWD#g" "$here/transcripts/claude-code-session.jsonl" > "$sessions/5b1e2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d.jsonl"
+echo "wrote ~/.claude/projects/$(basename "$sessions")/5b1e2c3d-….jsonl ($(wc -l < "$sessions"/*.jsonl) lines)"
+
+step "a commit: the post-commit hook starts the extraction in the background and returns at once"
+export CHORD_MEMORY_DEBOUNCE=0.2   # the worker's quiet period before a run (default 1 s)
+git add .chord/config.yaml
+TIMEFORMAT='git commit returned after %3R s'
+time git commit -qm "Turn on memory extraction"
+echo "meanwhile, the worker (its log is .git/chord-memory/extract.log):"
+for _ in $(seq 300); do
+    grep -qE '\] (run done|MEMORY-FAIL)' .git/chord-memory/extract.log 2>/dev/null && break
+    sleep 0.1
+done
+sed 's/^/    /' .git/chord-memory/extract.log
+show chord-memory status
+echo "--- the new index entries (new ones on top):"
+sed -n '/chord-memory:begin/,/chord-memory:end/p' MEMORY.md
+echo "--- one new record:"
+cat "$(ls -t .chord/memory/records/*.md | head -1)"
+show chord-memory check --all && echo "(no findings)"
+if grep -rq 'ghp_R8x2' MEMORY.md .chord .git/chord-memory; then echo "a secret leaked" >&2; exit 1; fi
+echo "the pasted token is in no file chord-memory wrote"
 
 step "what a new agent session loads: chord-memory summary"
 show chord-memory summary

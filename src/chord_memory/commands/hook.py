@@ -1,0 +1,15 @@
+"""chord-memory hook EVENT [ARG...]: the git hooks' decision, through the command line.
+
+The raw hooks and pre-commit call `python -m chord_memory.hook` directly (no
+argparse on every commit); this command is the same decision for other hook
+managers and for people trying it. It always exits 0.
+"""
+from __future__ import annotations
+
+import argparse
+
+
+def run(args: argparse.Namespace) -> int:
+    from chord_memory import hook
+
+    return hook.main([args.event, *args.hook_args])

@@ -1,0 +1,40 @@
+"""chord-memory uninstall: remove our git hooks and put back what `install` found there."""
+from __future__ import annotations
+
+import argparse
+import os
+
+from chord_memory import paths
+from chord_memory.commands.install import HOOKS, PREVIOUS, hooks_dir, is_ours
+
+
+def uninstall_one(folder: str, name: str) -> str | None:
+    """What happened to one hook, or None when there was nothing of ours."""
+    path = os.path.join(folder, name)
+    previous = path + PREVIOUS
+    if os.path.lexists(path) and not is_ours(path):
+        return f"left {name} alone: it is not ours"
+    if os.path.lexists(previous):
+        os.replace(previous, path)
+        return f"restored the {name} hook that was there before"
+    if os.path.lexists(path):
+        os.unlink(path)
+        return f"removed {name}"
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    root = paths.find_root()
+    if paths.git_dir(root) is None:
+        from chord_memory.errors import UserError
+
+        raise UserError("not a git repository: run `chord-memory uninstall` inside one")
+    folder = hooks_dir(root)
+    said = [m for m in (uninstall_one(folder, name) for name in HOOKS) if m]
+    from chord_memory import mergedriver
+
+    if mergedriver.uninstall_merge_driver(root):
+        said.append("uninstalled the MEMORY.md merge driver (.gitattributes line and git config)")
+    for message in said or ["no chord-memory hooks were installed"]:
+        print(message)
+    return 0

@@ -1,0 +1,302 @@
+"""Pending triggers and the detached start of the extraction worker.
+
+A trigger is one line appended to `<git-common-dir>/chord-memory/pending/<worktree>`:
+
+    <time_ns> <event> <pid to wait for, 0 if none> <work tree root>
+
+The worker renames the file to `<worktree>.run` before it runs (a claim) and
+removes the claim once the run is over, so a trigger that arrives during a run
+starts a new file and is never lost, and a claim left by a worker that died is
+taken over by the next one (newer triggers of the same work tree replace its
+lines: same root, same run). Many triggers in one file are one run (coalescing).
+
+The hook's parent process imports this module: the top level uses `os`, `sys`
+and `time` only; everything else is imported inside the functions that need it.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+TYPE_CHECKING = False  # typing costs 10 ms to import; mypy treats this name as True
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+PENDING = "pending"
+CLAIM = ".run"
+DEBOUNCE = 1.0          # seconds without a new trigger before a run starts
+SETTLE_MAX = 30.0       # a storm of triggers delays a run by this much at most
+WAIT_MAX = 60.0         # longest wait for a hook's parent or a git command's index.lock
+SEQUENCE_WAIT = 5.0     # how long a worker waits for a rebase, merge... to finish
+BARRIER_MAX = 120.0
+PROBE_PATIENCE = 0.3    # another probe holds the lock for microseconds; a worker for long
+LOG_NAME = "extract.log"  # status.LOG_NAME, without importing status (json) in the hook's child
+ENV_DEBOUNCE = "CHORD_MEMORY_DEBOUNCE"
+ENV_BARRIER = "CHORD_MEMORY_TEST_BARRIER"
+WORKER = ("-m", "chord_memory", "extract", "--foreground")
+
+
+class Mark:
+    """What a pending file says: where to run, which events, which processes to wait for."""
+
+    __slots__ = ("events", "pids", "root")
+
+    def __init__(self, root: str, events: list[str], pids: list[int]) -> None:
+        self.root, self.events, self.pids = root, events, pids
+
+
+def worktree_key(git_dir: str, common_dir: str) -> str:
+    """One pending file per work tree: `main`, or `wt-<name>` for a linked work tree."""
+    if os.path.normpath(git_dir) == os.path.normpath(common_dir):
+        return "main"
+    name = "".join(c if c.isalnum() or c in "-_." else "_" for c in os.path.basename(git_dir))
+    return f"wt-{name}"
+
+
+def _folder(state: str) -> str:
+    return os.path.join(state, PENDING)
+
+
+def append(state: str, key: str, event: str, wait_pid: int, root: str) -> None:
+    """Record one trigger (O_APPEND: concurrent triggers never interleave a line)."""
+    folder = _folder(state)
+    os.makedirs(folder, exist_ok=True)
+    line = f"{time.time_ns()} {event} {wait_pid} {root}\n".encode()
+    fd = os.open(os.path.join(folder, key), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, line)
+    finally:
+        os.close(fd)
+
+
+def keys(state: str) -> list[str]:
+    """Work trees with a pending trigger or an unfinished claim, oldest name first."""
+    try:
+        names = os.listdir(_folder(state))
+    except OSError:
+        return []
+    found = {n.removesuffix(CLAIM) for n in names if not n.startswith(".")}
+    return sorted(found)
+
+
+def stamp(state: str, key: str) -> int:
+    """Changes whenever a trigger is added for key: the pending file's mtime (0 if none)."""
+    for name in (key, key + CLAIM):
+        try:
+            return os.stat(os.path.join(_folder(state), name)).st_mtime_ns
+        except OSError:
+            continue
+    return 0
+
+
+def read(path: str) -> Mark | None:
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    root, events, pids = "", [], []
+    for raw in data.decode("utf-8", "surrogateescape").splitlines():
+        parts = raw.split(" ", 3)
+        if len(parts) != 4 or not parts[2].isdigit():
+            continue  # a torn or foreign line: ignore it
+        events.append(parts[1])
+        if int(parts[2]) > 0:
+            pids.append(int(parts[2]))
+        root = parts[3]
+    return Mark(root, events, pids) if root else None
+
+
+def peek(state: str, key: str) -> Mark | None:
+    """The pending triggers of key, or the stale claim of a worker that died."""
+    folder = _folder(state)
+    return read(os.path.join(folder, key)) or read(os.path.join(folder, key + CLAIM))
+
+
+def claim(state: str, key: str) -> Mark | None:
+    """Take the pending triggers of key for this run (a rename: triggers after it start anew)."""
+    import contextlib
+
+    base = os.path.join(_folder(state), key)
+    with contextlib.suppress(FileNotFoundError):  # nothing new: maybe a stale claim to finish
+        os.replace(base, base + CLAIM)
+    return read(base + CLAIM)
+
+
+def release(state: str, key: str) -> None:
+    """The claimed run is over (successfully or with its failure recorded in the status)."""
+    import contextlib
+
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(os.path.join(_folder(state), key + CLAIM))
+
+
+def waiting(state: str, deferred: dict[str, int]) -> list[str]:
+    """Keys with work a worker should do now: everything not deferred since its last trigger."""
+    return [k for k in keys(state) if deferred.get(k) != stamp(state, k)]
+
+
+# -- the worker's waits -----------------------------------------------------------------------
+
+def debounce() -> float:
+    try:
+        return max(0.0, float(os.environ.get(ENV_DEBOUNCE, DEBOUNCE)))
+    except ValueError:
+        return DEBOUNCE
+
+
+def _alive(pid: int) -> bool:
+    """Whether pid still runs (a zombie nobody reaped has exited: it counts as gone)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[-1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return True
+
+
+def settle(state: str, key: str, quiet: float) -> Mark | None:
+    """Wait until key had no trigger for `quiet` seconds, and the processes it names are gone.
+
+    The processes are the hooks' parents under pre-commit: pre-commit stashes
+    unstaged changes around post-commit hooks and restores them when its hooks
+    are done, so the working tree is the user's again once it has exited.
+    """
+    start = time.monotonic()
+    path = os.path.join(_folder(state), key)
+    while time.monotonic() - start < SETTLE_MAX:
+        try:
+            age = time.time() - os.stat(path).st_mtime
+        except OSError:
+            break
+        if age >= quiet:
+            break
+        time.sleep(min(quiet - age, 0.1) + 0.005)
+    mark = peek(state, key)
+    if mark is None:
+        return None
+    deadline = time.monotonic() + WAIT_MAX
+    for pid in mark.pids:
+        while _alive(pid) and time.monotonic() < deadline and pid != os.getpid():
+            time.sleep(0.05)
+    return mark
+
+
+def wait_quiet_git(git_dir: str) -> str | None:
+    """Wait for a running git command (index.lock) and a sequence to end; what still runs."""
+    deadline = time.monotonic() + WAIT_MAX
+    while os.path.exists(os.path.join(git_dir, "index.lock")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    from chord_memory.hook import in_progress
+
+    deadline = time.monotonic() + SEQUENCE_WAIT
+    while in_progress(git_dir) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return in_progress(git_dir)
+
+
+def barrier() -> None:
+    """Test seam: with CHORD_MEMORY_TEST_BARRIER=<path>, a claimed run waits for that file.
+
+    The tests use it to hold a worker at a known point (after the claim, before
+    the pipeline) while they look at git and at the worker. Unset in real use.
+    """
+    path = os.environ.get(ENV_BARRIER)
+    deadline = time.monotonic() + BARRIER_MAX
+    while path and not os.path.exists(path) and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+# -- starting the worker ----------------------------------------------------------------------
+
+def worker_env(env: dict[str, str] | None = None) -> dict[str, str]:
+    """git's hook variables dropped (pre-commit's no_git_env()), GIT_OPTIONAL_LOCKS=0."""
+    from chord_memory.gitio import clean_env
+
+    return clean_env(os.environ if env is None else env)
+
+
+def start(root: str, state: str, key: str, event: str, wait_pid: int, check_enabled: bool) -> None:
+    """Fork; the child records the trigger and, if no worker holds the lock, becomes one.
+
+    The parent returns at once. The child leaves git's session and its pipes
+    (new session; stdin, stdout and stderr on /dev/null, then stdout and stderr
+    on the log once there is something to log) before it does anything else, so
+    neither pre-commit nor a caller capturing `git commit` output waits for it.
+    """
+    _fork(root, state, lambda: _trigger(root, state, key, event, wait_pid, check_enabled))
+
+
+def start_worker(root: str, state: str) -> None:
+    """Start a detached worker for triggers already recorded (after a run held the lock)."""
+    _fork(root, state, lambda: _exec_worker(state))
+
+
+def _fork(root: str, state: str, then: Callable[[], None]) -> None:
+    if os.fork() != 0:
+        return
+    code = 0
+    try:
+        _detach(root)
+        then()
+    except BaseException as e:  # never back into the caller's code in a forked child
+        code = 1
+        try:
+            _log_to(state)
+            os.write(2, f"chord-memory: the trigger failed: {type(e).__name__}: {e}\n".encode())
+        except BaseException:
+            pass
+    os._exit(code)
+
+
+def _detach(root: str) -> None:
+    os.setsid()
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.closerange(3, _max_fd())
+    os.chdir(root)
+
+
+def _log_to(state: str) -> None:
+    os.makedirs(state, exist_ok=True)
+    log = os.open(os.path.join(state, LOG_NAME), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    os.dup2(log, 1)
+    os.dup2(log, 2)
+    os.close(log)
+
+
+def _max_fd() -> int:
+    try:
+        return min(int(os.sysconf("SC_OPEN_MAX")), 1 << 16)
+    except (OSError, ValueError):
+        return 4096
+
+
+def _trigger(root: str, state: str, key: str, event: str, wait_pid: int, check_enabled: bool) -> None:
+    if check_enabled:
+        from chord_memory import settings
+        from chord_memory.errors import UserError
+
+        try:
+            if not settings.load(root).enabled:
+                return
+        except UserError:
+            return  # `chord-memory status` reports a configuration error itself
+    append(state, key, event, wait_pid, root)
+    _exec_worker(state)
+
+
+def _exec_worker(state: str) -> None:
+    from chord_memory import lock
+
+    if not lock.is_free(state, PROBE_PATIENCE):
+        return  # the worker holding the lock checks the pending files before and after it releases
+    _log_to(state)
+    os.execve(sys.executable, [sys.executable, *WORKER], worker_env())
