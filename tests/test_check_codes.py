@@ -77,6 +77,7 @@ def typed(repo: Path, entry_type: str) -> None:
     set_region(repo, [entry("20261129-typed-aaaaaa", entry_type)])
 
 
+GH_TOKEN = "ghp_" + "x7Kq2mZp9RtLw4VbN8cYd3Hj6Fs1Ga5Ue0Ti"
 Mutation = Callable[[Path], None]
 NEW = "20261129-new-record-aaaaaa"
 CASES: dict[str, tuple[Mutation, Mutation]] = {
@@ -124,6 +125,8 @@ CASES: dict[str, tuple[Mutation, Mutation]] = {
     "CM403": (lambda r: index_with(r, NEW, conclusion="Deploy from build7.corp."),
               lambda r: index_with(r, NEW, conclusion="Docs are on docs.python.org.")),
     "CM501": (lambda r: index_many(r, 30), lambda r: index_many(r, 10)),
+    "CM601": (lambda r: index_with(r, NEW, conclusion=f"Deploys authenticate with {GH_TOKEN} today."),
+              lambda r: index_with(r, NEW, conclusion=f"Deploys use {GH_TOKEN}. pragma: allowlist secret")),
 }
 
 
@@ -136,7 +139,7 @@ def _prepare(repo: Path) -> None:
 def test_every_code_has_a_case() -> None:
     from chord_memory.findings import CODES
 
-    assert set(CODES) - {"CM601"} == set(CASES)
+    assert set(CODES) - {"CM404"} == set(CASES)  # CM404's cases: tests/recall/test_stale.py
 
 
 @pytest.mark.parametrize("code", sorted(CASES))

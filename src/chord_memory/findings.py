@@ -45,6 +45,7 @@ CODES: dict[str, Code] = {
     "CM401": Code(WARNING, "text-absolute-path", "an absolute machine path in durable text"),
     "CM402": Code(WARNING, "text-commit-sha", "a 40-hex commit SHA in durable text"),
     "CM403": Code(WARNING, "text-hostname", "a hostname or IP address in durable text"),
+    "CM404": Code(WARNING, "record-stale-path", "a record names a project path that no longer exists"),
     # Budget
     "CM501": Code(WARNING, "index-over-budget", "the index does not fit the injection budget"),
     # Secrets

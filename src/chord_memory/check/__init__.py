@@ -138,8 +138,14 @@ def _changed(snap: Snapshot, first: dict[str, str]) -> list[Finding]:
 
 
 def run(snap: Snapshot, settings: Settings, first: dict[str, str] | None) -> list[Finding]:
+    from chord_memory.check import secrets, stale
+
     ld = load(snap, settings)
     found = ld.findings + _cross(snap, ld, settings)
+    if ld.idx is not None and ld.idx.usable:
+        found += stale.stale_findings(snap, ld.records, [e.id for e in ld.idx.entries])
+    files = [f for f in (snap.memory_md, *snap.records.values(), *snap.others) if f is not None]
+    found += secrets.findings(snap.root, files)
     if first:
         found += _changed(snap, first)
     return sorted(set(found), key=Finding.sort_key)

@@ -1,4 +1,9 @@
-"""chord-memory summary [--budget N] [--format text|json|claude-code]"""
+"""chord-memory summary [--budget N] [--format text|json|claude-code]
+
+`--format claude-code` is Claude Code's SessionStart hook: it reads the hook's
+JSON on stdin (its `cwd` names the project) and prints the JSON that adds the
+summary to the session's context (see integrations.py, docs/integrations.md).
+"""
 from __future__ import annotations
 
 import argparse
@@ -47,7 +52,15 @@ def _loads(root: str, record_id: str, results: loaded.Results) -> bool:
 def run(args: argparse.Namespace) -> int:
     from chord_memory import settings
 
-    root = paths.find_root()
+    hook: dict[str, object] = {}
+    if args.format == "claude-code":  # a SessionStart hook: its JSON arrives on stdin
+        from chord_memory import integrations
+
+        hook = integrations.hook_input(sys.stdin.read() if not sys.stdin.isatty() else "")
+        where = integrations.project_dir(hook)
+        root = paths.find_root(where)
+    else:
+        root = paths.find_root()
     conf = settings.load(root)
     budget = args.budget or conf.budget
     lines = _entries(root)
@@ -56,7 +69,13 @@ def run(args: argparse.Namespace) -> int:
         lines, budget, lambda i: _loads(root, index.line_id(lines[i]), results),
     )
     results.save()
-    if args.format == "json":
+    if args.format == "claude-code":
+        from chord_memory import integrations
+
+        # Nothing indexed: add nothing (the preamble alone would be noise in every session).
+        context = result.text if result.shown or result.left_out else ""
+        sys.stdout.write(integrations.claude_code_output(hook, context))
+    elif args.format == "json":
         import json
 
         sys.stdout.write(json.dumps({

@@ -1,0 +1,126 @@
+"""Recall latency for both backends, and the cost of bringing the index up to date.
+
+At 100, 1,000 and 10,000 records (tests/recall/corpus.py), in one run:
+`python -c pass`; `recall` end to end with the sqlite backend (warm index) and
+the file backend (warm parse cache), for a query that many records match and
+for one that none matches (the file scan reads every record, the worst case);
+and, after adding one new record and its index line, the in-process time to
+bring the index up to date and the whole `recall` command that does it.
+
+Run: .venv/bin/python bench/recall.py [--runs N] [--sizes 100,1000,10000]
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.recall.corpus
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import GIT_ENV, bench_env, compile_package, table
+from tests.recall import corpus
+
+COMMON = "how should payments handle retries"
+RARE = "kubernetes autoscaling quotas"
+# In a child process, so the imports are paid before the clock starts.
+_UPDATE = """
+import time
+from chord_memory.recall import options, store, update
+key = options.config_key('.'); opts = options.from_config('.')
+conn = store.connect('.')
+start = time.perf_counter()
+if not store.is_fresh(conn, '.', key, store.read_meta(conn)):
+    update.bring_up_to_date(conn, '.', key, opts)
+print((time.perf_counter() - start) * 1000)
+"""
+
+
+def interleaved(cmds: dict[str, list[str]], cwd: Path, env: dict[str, str], runs: int) -> dict[str, float]:
+    """Median ms of each command, run in turns so that all see the same machine load."""
+    times: dict[str, list[float]] = {name: [] for name in cmds}
+    for cmd in cmds.values():
+        subprocess.run(cmd, cwd=cwd, env=env, capture_output=True)  # warm caches once
+    for _ in range(runs):
+        for name, cmd in cmds.items():
+            start = time.perf_counter()
+            subprocess.run(cmd, cwd=cwd, env=env, capture_output=True)
+            times[name].append((time.perf_counter() - start) * 1000)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def build(path: Path, size: int, env: dict[str, str]) -> tuple[Path, list[corpus.Rec]]:
+    recs = corpus.records(size)
+    path.mkdir(parents=True)
+    corpus.write(path, recs)
+    git = ["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"]
+    subprocess.run([*git, "init", "-q"], cwd=path, env=env, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=path, env=env, check=True)
+    subprocess.run([*git, "commit", "-qm", "memory"], cwd=path, env=env, check=True)
+    return path, recs
+
+
+def add_one(repo: Path, n: int) -> None:
+    """A new record file and its line at the top of the index, as extraction writes them."""
+    rec = corpus.make(10_000_000 + n, "payments", corpus.CONCERNS[1], 99)
+    (repo / corpus.REC / f"{rec.id}.md").write_text(rec.text)
+    md = repo / "MEMORY.md"
+    text = md.read_text().replace("<!-- chord-memory:begin -->\n",
+                                  f"<!-- chord-memory:begin -->\n{corpus.entry(rec)}\n", 1)
+    md.write_text(text)
+
+
+def incremental(repo: Path, env: dict[str, str], cli: list[str], runs: int) -> tuple[float, float]:
+    """(in-process update ms, end-to-end recall ms) after one new record, medians."""
+    inproc, whole = [], []
+    for n in range(runs):
+        add_one(repo, 2 * n)
+        out = subprocess.run([sys.executable, "-c", _UPDATE], cwd=repo, env=env, check=True,
+                             capture_output=True, text=True).stdout
+        inproc.append(float(out))
+        add_one(repo, 2 * n + 1)
+        start = time.perf_counter()
+        subprocess.run([*cli, "recall", COMMON], cwd=repo, env=env, check=True, capture_output=True)
+        whole.append((time.perf_counter() - start) * 1000)
+    return statistics.median(inproc), statistics.median(whole)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--sizes", default="100,1000,10000")
+    args = parser.parse_args()
+    compile_package()
+    cli = [str(Path(sys.executable).with_name("chord-memory"))]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        env = bench_env(Path(tmp) / "home")
+        env.update(GIT_ENV)
+        for size in (int(s) for s in args.sizes.split(",")):
+            repo, _ = build(Path(tmp) / f"r{size}", size, env)
+            runs = args.runs if size < 10_000 else max(5, args.runs // 2)
+            t = interleaved({"pass": [sys.executable, "-c", "pass"], **{
+                f"{backend}-{kind}": [*cli, "recall", query, "--backend", backend]
+                for backend in ("sqlite", "file") for kind, query in (("common", COMMON), ("rare", RARE))
+            }}, repo, env, runs)
+            py = t["pass"]
+            row = [f"{size:,}", f"{py:.1f}"]
+            for kind in ("common", "rare"):
+                sq, fl = t[f"sqlite-{kind}"], t[f"file-{kind}"]
+                row += [f"{sq:.1f} ({sq / py:.1f}x)", f"{fl:.1f}", f"{fl / sq:.0f}x"]
+            upd, whole = incremental(repo, env, cli, max(3, runs // 2))
+            rows.append((*row, f"{upd:.1f}", f"{whole:.1f}"))
+    print(table(rows, (
+        "records", "python -c pass ms",
+        "sqlite ms, common (/ pass)", "file ms, common", "file / sqlite",
+        "sqlite ms, rare (/ pass)", "file ms, rare", "file / sqlite",
+        "update after 1 new record ms", "recall after 1 new record ms",
+    )))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,121 @@
+"""Promotion suggestions (`.chord/memory/promotions/<id>.md`): list, accept, reject.
+
+A suggestion says that an indexed record belongs in AGENTS.md, a skill or the
+docs. Nothing here edits those files: moving the draft is the user's act.
+
+- accept: the entry leaves the index (SPEC section 5: `source: user` entries
+  stay indexed until their suggestion is accepted) and the suggestion file is
+  deleted; its draft is printed so it is not lost.
+- reject: the suggestion file is deleted. If extraction had taken the entry
+  out of the index for the suggestion, it goes back on top: rejecting says
+  "this stays memory".
+"""
+from __future__ import annotations
+
+import os
+import re
+from typing import NamedTuple
+
+from chord_memory import atomic, paths
+from chord_memory.errors import UserError
+from chord_memory.index import valid_id
+
+
+class Suggestion(NamedTuple):
+    id: str
+    target: str
+    path: str | None
+    created: str
+    reason: str
+    draft: str
+
+    @property
+    def where(self) -> str:
+        return self.target if not self.path else f"{self.target} ({self.path})"
+
+
+def file_path(root: str, record_id: str) -> str:
+    return os.path.join(root, paths.PROMOTIONS_DIR, f"{record_id}.md")
+
+
+def parse(data: bytes, record_id: str) -> Suggestion:
+    from chord_memory import yamlsafe
+
+    rel = f"{paths.PROMOTIONS_DIR}/{record_id}.md"
+    text = data.decode("utf-8", "replace").replace("\r\n", "\n")
+    m = re.match(r"---\n(.*?)\n---\n(.*)\Z", text, re.S)
+    try:
+        meta = yamlsafe.load(m.group(1), max_bytes=16384, max_nodes=200) if m else None
+    except yamlsafe.YamlError:
+        meta = None
+    if not isinstance(meta, dict) or m is None:
+        raise UserError(f"{rel}: not a promotion suggestion (front matter missing or invalid)", 1)
+    body = m.group(2)
+    draft = body.split("## Draft\n", 1)[1].strip() if "## Draft\n" in body else body.strip()
+    path = meta.get("path")
+    return Suggestion(record_id, str(meta.get("target", "?")), str(path) if path else None,
+                      str(meta.get("created", "")), str(meta.get("reason", "")), draft)
+
+
+def load_all(root: str) -> list[Suggestion]:
+    folder = os.path.join(root, paths.PROMOTIONS_DIR)
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        if name.endswith(".md") and valid_id(name[:-3]):
+            data = atomic.read_or_none(os.path.join(folder, name))
+            if data is not None:
+                out.append(parse(data, name[:-3]))
+    return out
+
+
+def load(root: str, record_id: str) -> Suggestion:
+    data = atomic.read_or_none(file_path(root, record_id)) if valid_id(record_id) else None
+    if data is None:
+        raise UserError(f"no promotion suggestion {record_id!r}; `chord-memory promotions list` shows them")
+    return parse(data, record_id)
+
+
+def indexed(root: str) -> list[str]:
+    from chord_memory.recall.entries import ids
+
+    got, _ = ids(atomic.read_or_none(os.path.join(root, paths.MEMORY_MD)))
+    return got
+
+
+def accept(root: str, record_id: str) -> Suggestion:
+    from chord_memory.extract.apply import _update_index
+
+    sug = load(root, record_id)
+    if record_id in indexed(root):
+        _update_index(root, [["remove", record_id]])
+    os.unlink(file_path(root, record_id))
+    return sug
+
+
+def reject(root: str, record_id: str) -> tuple[Suggestion, bool]:
+    """(the suggestion, whether its entry went back into the index)."""
+    sug = load(root, record_id)
+    restored = False
+    if record_id not in indexed(root):
+        line = _entry_line(root, record_id)
+        if line is not None:
+            from chord_memory.extract.apply import _update_index
+
+            restored = _update_index(root, [["add", line]])
+    os.unlink(file_path(root, record_id))
+    return sug, restored
+
+
+def _entry_line(root: str, record_id: str) -> str | None:
+    """The index line of a record that loads, or None."""
+    from chord_memory import index, records, settings
+
+    data = atomic.read_or_none(os.path.join(root, paths.record_path(record_id)))
+    if data is None:
+        return None
+    rec = records.parse(data, record_id, settings.load(root).limits).record
+    return index.Entry(rec.type, rec.summary, rec.id, 0).render() if rec else None

@@ -1,0 +1,97 @@
+"""The index order in the recall database, updated by difference, always equals a full parse."""
+from __future__ import annotations
+
+import sqlite3
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chord_memory.recall import entries, update
+from tests.test_check_codes import entry
+
+HEAD = "# Project memory\n\nYour own text.\n\n<!-- chord-memory:begin -->\n"
+TAIL = "<!-- chord-memory:end -->\n\nMore of your text.\n"
+
+
+def memory_md(lines: list[str], head: str = HEAD) -> bytes:
+    return (head + "".join(line + "\n" for line in lines) + TAIL).encode()
+
+
+def db() -> sqlite3.Connection:
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    update.create_schema(conn, 1)
+    return conn
+
+
+def apply(conn: sqlite3.Connection, data: bytes | None) -> tuple[list[str], str]:
+    with update.writing(conn):
+        problem = entries.update(conn, data, {})
+    return [n for (n,) in conn.execute("SELECT name FROM entries ORDER BY pos")], problem
+
+
+# One edit of the region: (kind, position, number) -> a new list of lines.
+Edit = tuple[str, int, int]
+KINDS = ("prepend", "remove", "replace", "blank", "swap", "duplicate", "head", "insert", "bad")
+
+
+def edit(lines: list[str], head: str, e: Edit, serial: int) -> tuple[list[str], str]:
+    kind, at, n = e
+    at = at % (len(lines) + 1)
+    new = [entry(f"20261129-new-{serial}-{i}-aaaaaa") for i in range(n % 3 + 1)]
+    if kind == "prepend":
+        return new + lines, head
+    if kind == "insert":
+        return lines[:at] + new + lines[at:], head
+    if kind == "remove" and lines:
+        return lines[:at] + lines[at + 1:], head
+    if kind == "replace" and at < len(lines):
+        return lines[:at] + new[:1] + lines[at + 1:], head
+    if kind == "blank":
+        return [*lines[:at], "", *lines[at:]], head
+    if kind == "swap" and at + 1 < len(lines):
+        return [*lines[:at], lines[at + 1], lines[at], *lines[at + 2:]], head
+    if kind == "duplicate" and at < len(lines):
+        return [*lines[:at], lines[at], *lines[at:]], head
+    if kind == "head":
+        return lines, head.replace("Your own text.", f"Your own text, edit {serial}.")
+    if kind == "bad":
+        return [*lines[:at], "- note: not an entry", *lines[at:]], head
+    return lines, head
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 12), st.lists(st.tuples(st.sampled_from(KINDS), st.integers(0, 50),
+                                                st.integers(0, 5)), max_size=12))
+def test_incremental_order_equals_a_full_parse(start: int, edits: list[Edit]) -> None:
+    conn = db()
+    lines = [entry(f"20261129-start-{i}-aaaaaa") for i in range(start)]
+    head = HEAD
+    for serial, e in enumerate([("head", 0, 0), *edits]):
+        lines, head = edit(lines, head, e, serial)
+        if "- note: not an entry" in lines and e[0] != "bad":
+            lines = [line for line in lines if line != "- note: not an entry"]
+        data = memory_md(lines, head)
+        got, problem = apply(conn, data)
+        want, want_problem = entries.ids(data)
+        assert (got, problem) == (want if not want_problem else [], want_problem)
+
+
+def test_common_changes_move_only_their_rows() -> None:
+    conn = db()
+    lines = [entry(f"20261129-start-{i}-aaaaaa") for i in range(200)]
+    apply(conn, memory_md(lines))
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    lines = [entry("20261129-top-aaaaaa"), *lines[:50], *lines[51:]]
+    got, _ = apply(conn, memory_md(lines))
+    assert got == entries.ids(memory_md(lines))[0]
+    assert not any("SELECT name, pos FROM entries\n" in s or s == "SELECT name, pos FROM entries"
+                   for s in statements)
+
+
+def test_no_file_and_a_bad_file() -> None:
+    conn = db()
+    apply(conn, memory_md([entry("20261129-a-aaaaaa")]))
+    assert apply(conn, None) == ([], "")
+    got, problem = apply(conn, b"\xff\xfe")
+    assert got == [] and "not UTF-8" in problem
