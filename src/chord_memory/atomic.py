@@ -23,22 +23,34 @@ def read_or_none(path: str) -> bytes | None:
         return None
 
 
-def write(path: str, data: bytes) -> None:
-    folder = os.path.dirname(path) or "."
+def _temp_copy(folder: str, data: bytes, mode: int | None) -> str:
+    """A synced temporary file holding data, in folder (so a rename is atomic)."""
     os.makedirs(folder, exist_ok=True)
-    try:
-        mode = os.stat(path).st_mode & 0o777
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".chord-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, mode)
+        if mode is not None:
+            os.chmod(tmp, mode)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    return tmp
+
+
+def write(path: str, data: bytes) -> None:
+    """Replace path with data atomically, keeping the file's permissions."""
+    try:
+        mode = os.stat(path).st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    tmp = _temp_copy(os.path.dirname(path) or ".", data, mode)
+    try:
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
@@ -57,18 +69,11 @@ def write_if_unchanged(path: str, expected: bytes | None, data: bytes) -> None:
 
 def create_exclusive(path: str, data: bytes) -> bool:
     """Write a new file that must not exist yet (records are written once). False if it exists."""
-    folder = os.path.dirname(path) or "."
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".chord-", suffix=".tmp")
+    tmp = _temp_copy(os.path.dirname(path) or ".", data, None)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        try:
-            os.link(tmp, path)  # fails when path exists: never replaces a record
-        except FileExistsError:
-            return False
-        return True
+        os.link(tmp, path)  # fails when path exists: never replaces a record
+    except FileExistsError:
+        return False
     finally:
         os.unlink(tmp)
+    return True

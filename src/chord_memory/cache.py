@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import marshal
 import os
-from typing import Any
-
 from chord_memory import __version__, paths
+
+TYPE_CHECKING = False  # the git hooks import this module: keep `typing` out of their way
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _code() -> str:
@@ -25,6 +27,20 @@ def _code() -> str:
             st = os.stat(os.path.join(here, name))
             parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
     return "|".join(parts)
+
+
+def _small(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as f:
+            return f.read(262145)
+    except OSError:
+        return None
+
+
+def config_key(root: str) -> tuple[str, bytes | None, bytes | None]:
+    """What the validated settings depend on: the user file's path and both files' bytes."""
+    user_path = paths.user_config_path()
+    return user_path, _small(user_path), _small(os.path.join(root, paths.PROJECT_CONFIG))
 
 
 def _path(root: str, name: str) -> str | None:

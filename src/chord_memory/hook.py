@@ -105,46 +105,23 @@ def more_events_follow(git_dir: str, event: str) -> str | None:
     return None
 
 
-def _raw(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as f:
-            return f.read(262145)
-    except OSError:
-        return None
-
-
-def _code_version() -> str:
-    """cache._code(), without importing typing: the package version and its modules' stats."""
-    from chord_memory import __version__
-
-    here = os.path.dirname(__file__)
-    parts = [__version__]
-    for name in sorted(os.listdir(here)):
-        if name.endswith(".py"):
-            st = os.stat(os.path.join(here, name))
-            parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
-    return "|".join(parts)
-
-
-def enabled(root: str, state: str) -> bool | None:
+def enabled(root: str) -> bool | None:
     """memory.enabled from settings.py's cache: True, False, or None when the cache is cold.
 
     The same key as settings.load(): the user config's path and the bytes of
     both configuration files. None leaves the decision to the forked child,
     which loads (and caches) the validated settings off the hook's clock.
     """
-    import marshal
+    from chord_memory import cache
 
-    user_path = paths.user_config_path()
-    key = (user_path, _raw(user_path), _raw(os.path.join(root, paths.PROJECT_CONFIG)))
+    key = cache.config_key(root)
     if key[1] is None and key[2] is None:
         return False  # no configuration at all: extraction is off by default
+    value = cache.load(root, "settings")
     try:
-        with open(os.path.join(state, "cache", "settings.marshal"), "rb") as f:
-            version, value = marshal.load(f)
-        if version == _code_version() and value[0] == key:
+        if value is not None and value[0] == key:
             return bool(value[1][2])
-    except (OSError, EOFError, ValueError, TypeError, IndexError):
+    except (TypeError, IndexError):
         pass
     return None
 
@@ -166,7 +143,7 @@ def fire(event: str, args: list[str], env: Mapping[str, str] | None = None) -> s
     if later:
         return f"skipped: a {later} is in progress; its last event triggers"
     state = os.path.join(common, paths.STATE_NAME)
-    on = enabled(root, state)
+    on = enabled(root)
     if on is False:
         return "skipped: memory is disabled"
     wait_pid = os.getppid() if env.get("PRE_COMMIT") == "1" else 0

@@ -7,10 +7,9 @@ configuration file changed.
 """
 from __future__ import annotations
 
-import os
 from typing import NamedTuple
 
-from chord_memory import cache, paths
+from chord_memory import cache
 from chord_memory.records import Limits
 
 
@@ -23,17 +22,8 @@ class Settings(NamedTuple):
 DEFAULTS = Settings(Limits(), 4000, False)
 
 
-def _raw(path: str) -> bytes | None:
-    try:
-        with open(path, "rb") as f:
-            return f.read(262145)
-    except OSError:
-        return None
-
-
 def load(root: str) -> Settings:
-    user_path = paths.user_config_path()
-    key = (user_path, _raw(user_path), _raw(os.path.join(root, paths.PROJECT_CONFIG)))
+    key = cache.config_key(root)
     if key[1] is None and key[2] is None:
         return DEFAULTS
     cached = cache.load(root, "settings")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from chord_memory import cache, hook, lock, settings, trigger
+from chord_memory import hook, lock, settings, trigger
 from chord_memory.cli import main
 from tests.hooks.helpers import STATE, enable
 
@@ -82,21 +82,16 @@ def test_in_progress_sees_every_sequence(tmp_path: Path) -> None:
     assert hook.in_progress(str(tmp_path)) == "revert"
 
 
-def test_code_version_is_the_cache_key() -> None:
-    assert hook._code_version() == cache._code()
-
-
 def test_enabled_reads_the_settings_cache(repo: Path) -> None:
-    state = str(repo / STATE)
-    assert hook.enabled(str(repo), state) is False  # no configuration: off by default
+    assert hook.enabled(str(repo)) is False  # no configuration: off by default
     enable(repo)
-    assert hook.enabled(str(repo), state) is None   # cold cache: the child decides
+    assert hook.enabled(str(repo)) is None   # cold cache: the child decides
     assert settings.load(str(repo)).enabled is True
-    assert hook.enabled(str(repo), state) is True
+    assert hook.enabled(str(repo)) is True
     (repo / ".chord/config.yaml").write_text("memory:\n  enabled: false\n")
-    assert hook.enabled(str(repo), state) is None   # the bytes changed: the cache is stale
+    assert hook.enabled(str(repo)) is None   # the bytes changed: the cache is stale
     assert settings.load(str(repo)).enabled is False
-    assert hook.enabled(str(repo), state) is False
+    assert hook.enabled(str(repo)) is False
 
 
 def test_fire_skips_without_forking(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
