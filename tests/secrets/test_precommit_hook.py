@@ -1,4 +1,4 @@
-"""The blocking hook through real pre-commit: a `repo: local` hook running `scan --staged`."""
+"""The blocking hook through real pre-commit: this checkout's `chord-memory-secrets` hook."""
 from __future__ import annotations
 
 import subprocess
@@ -13,23 +13,15 @@ from tests.secrets.examples import samples
 pytestmark = pytest.mark.slow
 TOKEN = samples()["github-token"]
 RECORD = ".chord/memory/records/20261129-ci-token-3f9a1c.md"
-CONFIG = f"""\
-repos:
-- repo: local
-  hooks:
-  - id: chord-memory-secrets
-    name: chord-memory secrets
-    entry: {sys.executable} -m chord_memory scan --staged
-    language: system
-    pass_filenames: false
-    always_run: true
-"""
 
 
 @pytest.fixture
-def hooked(repo: Path, pre_commit_home: str, monkeypatch: pytest.MonkeyPatch) -> Path:
+def hooked(repo: Path, hook_repo: tuple[str, str], pre_commit_home: str,
+           monkeypatch: pytest.MonkeyPatch) -> Path:
+    url, rev = hook_repo
     monkeypatch.setenv("PRE_COMMIT_HOME", pre_commit_home)
-    (repo / ".pre-commit-config.yaml").write_text(CONFIG)
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n- repo: {url}\n  rev: {rev}\n  hooks:\n  - id: chord-memory-secrets\n")
     subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=repo, check=True,
                    capture_output=True)
     (repo / "MEMORY.md").write_text("# Memory\n")
