@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import marshal
 import os
+
 from chord_memory import __version__, paths
 
 TYPE_CHECKING = False  # the git hooks import this module: keep `typing` out of their way

@@ -5,7 +5,6 @@ it returns the problems it found, each with a finding code and a line.
 """
 from __future__ import annotations
 
-import datetime as _dt
 from typing import Any, NamedTuple
 
 from chord_memory.index import TYPES, valid_id
@@ -64,7 +63,14 @@ def _front_matter(lines: list[str]) -> tuple[str, int] | Problem:
     return Problem("CM301", 1, "the front matter has no closing `---` line")
 
 
+def _dates() -> tuple[type, ...]:
+    import datetime  # only when a record is parsed: the summary's warm path never needs it
+
+    return (datetime.datetime, datetime.date)
+
+
 def _field_problems(data: dict[str, Any], name: str) -> list[tuple[str, str]]:
+    dates = _dates()
     out: list[tuple[str, str]] = []
     for key in data:
         if key not in FIELDS:
@@ -81,7 +87,7 @@ def _field_problems(data: dict[str, Any], name: str) -> list[tuple[str, str]]:
         if value is not None and not isinstance(value, str):
             out.append(("CM301", f"`{key}` must be a string"))
     created = data.get("created")
-    if created is not None and not isinstance(created, (str, _dt.datetime, _dt.date)):
+    if created is not None and not isinstance(created, (str, *dates)):
         out.append(("CM301", "`created` must be a timestamp such as 2026-11-29T23:50:00Z"))
     record_id = data.get("id")
     if record_id is not None and (not isinstance(record_id, str) or not valid_id(record_id)):
@@ -163,7 +169,7 @@ def parse(data: bytes, name: str, limits: Limits = DEFAULT_LIMITS) -> Parsed:
     if problems:
         return Parsed(None, problems, body_start)
     created = meta["created"]
-    if isinstance(created, (_dt.datetime, _dt.date)):
+    if not isinstance(created, str):  # YAML read an unquoted timestamp as a date or datetime
         created = created.isoformat().replace("+00:00", "Z")
     record = Record(
         meta["id"], meta["type"], meta["source"], meta["status"], meta["actor"], str(created),

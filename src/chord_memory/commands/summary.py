@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 
-from chord_memory import index, loaded, paths, summary
+from chord_memory import cache, gitio, index, loaded, paths, summary
 from chord_memory.errors import UserError
 from chord_memory.snapshot import MAX_MEMORY_MD
 
@@ -28,6 +28,10 @@ def _entries(root: str) -> list[str]:
         raise UserError(f"MEMORY.md: cannot be read ({e.strerror})", 1) from None
     if len(data) > MAX_MEMORY_MD:
         raise UserError(f"MEMORY.md: larger than {MAX_MEMORY_MD} bytes; it is not read", 1)
+    key = gitio.blob_sha(data)
+    cached = cache.load(root, "summary-index")
+    if isinstance(cached, tuple) and cached[0] == key:
+        return list(cached[1])
     try:
         bom, text = decode(data)
     except (UnicodeDecodeError, ValueError):
@@ -36,6 +40,7 @@ def _entries(root: str) -> list[str]:
     if problems:
         p = problems[0]
         raise UserError(f"MEMORY.md:{p.line}: {p.code} {p.message}", 1)
+    cache.store(root, "summary-index", (key, lines))  # the entries of this exact MEMORY.md
     return lines
 
 
