@@ -28,17 +28,20 @@ def _note(count: int) -> str:
     return f"({count} more memory {noun} left out to fit the budget; see MEMORY.md)\n"
 
 
-def build(lines: list[str], budget: int, loads: Callable[[int], bool] = lambda i: True) -> Summary:
+def build(lines: list[str], budget: int, loads: Callable[[int], bool] = lambda i: True,
+          total: int | None = None) -> Summary:
     """Preamble, then lines from the top while they fit, then a note of what was left out.
 
     `loads(i)` says whether the record behind line i loads; it is asked only for
     lines that would otherwise be shown, so the cost is bounded by the budget.
+    `lines` may be the head of the index only, when `total` says how many there are.
     """
+    total = len(lines) if total is None else total
     shown: list[str] = []
     used = len(PREAMBLE)
     dropped = 0
     for i, line in enumerate(lines):
-        reserve = len(_note(len(lines))) if (i + 1 < len(lines) or dropped) else 0
+        reserve = len(_note(total)) if (i + 1 < total or dropped) else 0
         if used + len(line) + 1 + reserve > budget:
             break
         if not loads(i):
@@ -46,7 +49,7 @@ def build(lines: list[str], budget: int, loads: Callable[[int], bool] = lambda i
             continue
         shown.append(line)
         used += len(line) + 1
-    left = len(lines) - len(shown)
+    left = total - len(shown)
     text = PREAMBLE + "".join(s + "\n" for s in shown) + (_note(left) if left else "")
     return Summary(text, len(shown), left)
 

@@ -10,12 +10,15 @@ import argparse
 import os
 import sys
 
-from chord_memory import cache, gitio, index, loaded, paths, summary
+from chord_memory import cache, index, loaded, paths, summary
 from chord_memory.errors import UserError
 from chord_memory.snapshot import MAX_MEMORY_MD
 
+PREFIX_CHARS = 65536  # the cache keeps the entries a summary of up to this budget can show
 
-def _entries(root: str) -> list[str]:
+
+def _entries(root: str, budget: int) -> tuple[list[str], int]:
+    """The region's entries (at least those a summary of `budget` can show), and how many."""
     from chord_memory.region import decode
 
     path = os.path.join(root, paths.MEMORY_MD)
@@ -23,15 +26,15 @@ def _entries(root: str) -> list[str]:
         with open(path, "rb") as f:
             data = f.read(MAX_MEMORY_MD + 1)
     except FileNotFoundError:
-        return []
+        return [], 0
     except OSError as e:
         raise UserError(f"MEMORY.md: cannot be read ({e.strerror})", 1) from None
     if len(data) > MAX_MEMORY_MD:
         raise UserError(f"MEMORY.md: larger than {MAX_MEMORY_MD} bytes; it is not read", 1)
-    key = gitio.blob_sha(data)
+    # Keyed by the exact bytes (a comparison costs less than hashing a large file).
     cached = cache.load(root, "summary-index")
-    if isinstance(cached, tuple) and cached[0] == key:
-        return list(cached[1])
+    if isinstance(cached, tuple) and cached[0] == data and budget <= PREFIX_CHARS:
+        return list(cached[1]), cached[2]
     try:
         bom, text = decode(data)
     except (UnicodeDecodeError, ValueError):
@@ -40,8 +43,14 @@ def _entries(root: str) -> list[str]:
     if problems:
         p = problems[0]
         raise UserError(f"MEMORY.md:{p.line}: {p.code} {p.message}", 1)
-    cache.store(root, "summary-index", (key, lines))  # the entries of this exact MEMORY.md
-    return lines
+    prefix, size = [], 0
+    for line in lines:
+        if size > PREFIX_CHARS:
+            break
+        prefix.append(line)
+        size += len(line) + 1
+    cache.store(root, "summary-index", (data, prefix, len(lines)))
+    return lines, len(lines)
 
 
 def _loads(root: str, record_id: str, results: loaded.Results) -> bool:
@@ -68,10 +77,10 @@ def run(args: argparse.Namespace) -> int:
         root = paths.find_root()
     conf = settings.load(root)
     budget = args.budget or conf.budget
-    lines = _entries(root)
+    lines, total = _entries(root, budget)
     results = loaded.Results(root, conf.limits, "summary")
     result = summary.build(
-        lines, budget, lambda i: _loads(root, index.line_id(lines[i]), results),
+        lines, budget, lambda i: _loads(root, index.line_id(lines[i]), results), total,
     )
     results.save()
     if args.format == "claude-code":
