@@ -49,11 +49,30 @@ class Results:
         self._used: dict[str, Result] = {}
         self._missed = False
 
-    def get(self, name: str, data: bytes, sha: str) -> Result:
-        key = f"{sha}\0{name}\0{tuple(self.limits)}"
+    def _key(self, name: str, sha: str) -> str:
+        return f"{sha}\0{name}\0{tuple(self.limits)}"
+
+    def _cached(self) -> dict[str, Result]:
         if self._old is None:
             self._old = cache.load(self.root, self.name) or {}
-        hit = self._old.get(key)
+        return self._old
+
+    def prefetch(self, items: list[tuple[str, bytes, str]]) -> None:
+        """Compute the results the cache misses among (name, data, sha), on all cores."""
+        old = self._cached()
+        missing = [(self._key(name, sha), (name, data, self.limits)) for name, data, sha in items
+                   if self._key(name, sha) not in old]
+        if not missing:
+            return
+        from chord_memory.parallel import map_cold
+
+        results = map_cold(_compute, [args for _, args in missing])
+        old.update(zip((key for key, _ in missing), results, strict=True))
+        self._missed = True
+
+    def get(self, name: str, data: bytes, sha: str) -> Result:
+        key = self._key(name, sha)
+        hit = self._cached().get(key)
         if hit is None:
             hit = compute(name, data, self.limits)
             self._missed = True
@@ -64,6 +83,10 @@ class Results:
         """Keep exactly the entries this run used (a full check prunes what is gone)."""
         if self._missed or (self._old is not None and len(self._old) != len(self._used)):
             cache.store(self.root, self.name, self._used)
+
+
+def _compute(args: tuple[str, bytes, records.Limits]) -> Result:
+    return compute(*args)
 
 
 def record(result: Result) -> records.Record | None:

@@ -55,6 +55,8 @@ def load(snap: Snapshot, settings: Settings) -> Loaded:
     out: list[Finding] = []
     idx = _load_index(snap.memory_md, out) if snap.memory_md else None
     results = loaded.Results(snap.root, settings.limits)
+    results.prefetch([(name, f.data, f.sha) for name, f in snap.records.items()
+                      if f.data is not None and f.sha is not None and not f.problem])
     good: dict[str, records.Record] = {}
     for name, f in snap.records.items():
         bad = _unreadable(f, MAX_RECORD)

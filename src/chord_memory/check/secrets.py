@@ -27,15 +27,21 @@ def _rows(data: bytes) -> list[Row]:
 
 def findings(root: str, files: list[MemFile]) -> list[Finding]:
     old: dict[str, list[Row]] = cache.load(root, "secrets") or {}
+    missing = {f.sha: f.data for f in files if f.data is not None and f.sha and f.sha not in old}
+    if missing:
+        from chord_memory.parallel import map_cold
+
+        fresh = old.copy()
+        fresh.update(zip(missing, map_cold(_rows, list(missing.values())), strict=True))
+    else:
+        fresh = old
     used: dict[str, list[Row]] = {}
     out: list[Finding] = []
     allowed = _baseline(root)
     for f in files:
         if f.data is None or f.sha is None:
             continue
-        rows = old.get(f.sha)
-        if rows is None:
-            rows = _rows(f.data)
+        rows = fresh[f.sha]
         used[f.sha] = rows
         out.extend(
             Finding(f.path, line, "CM601", f"{kind} secret ({masked}); remove it, or mark a false "
