@@ -90,3 +90,6 @@ echo "the pasted token is in no file chord-memory wrote"
 
 step "what a new agent session loads: chord-memory summary"
 show chord-memory summary
+
+step "what a later prompt recalls: chord-memory recall (SQLite FTS5, ranked)"
+show chord-memory recall "why do the database tests deadlock" --max 2
