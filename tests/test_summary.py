@@ -57,3 +57,18 @@ def test_unusable_region_is_one_line_exit_1(repo: Path, capsys: pytest.CaptureFi
     assert main(["summary"]) == 1
     captured = capsys.readouterr()
     assert captured.out == "" and "CM101" in captured.err and captured.err.count("\n") == 1
+
+
+def test_an_edit_that_keeps_size_and_mtime_is_still_seen(
+    example_repo: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    import os
+
+    md = example_repo / "MEMORY.md"
+    old = os.stat(md)
+    os.utime(md, ns=(old.st_atime_ns, old.st_mtime_ns - 10**10))  # settled: the summary caches it
+    assert main(["summary"]) == 0 and "Use uv, not pip" in capsys.readouterr().out
+    settled = os.stat(md)
+    md.write_text(md.read_text().replace("Use uv, not pip", "Use uv, not pix"))  # same size
+    os.utime(md, ns=(settled.st_atime_ns, settled.st_mtime_ns))                 # same mtime
+    assert main(["summary"]) == 0 and "Use uv, not pix" in capsys.readouterr().out

@@ -24,6 +24,10 @@ def _entries(root: str, budget: int) -> tuple[list[str], int]:
     path = os.path.join(root, paths.MEMORY_MD)
     try:
         with open(path, "rb") as f:
+            stamp = _stamp(os.fstat(f.fileno()))
+            cached = cache.load(root, "summary-index")
+            if isinstance(cached, tuple) and cached[0] == stamp and budget <= PREFIX_CHARS:
+                return list(cached[1]), cached[2]
             data = f.read(MAX_MEMORY_MD + 1)
     except FileNotFoundError:
         return [], 0
@@ -31,10 +35,6 @@ def _entries(root: str, budget: int) -> tuple[list[str], int]:
         raise UserError(f"MEMORY.md: cannot be read ({e.strerror})", 1) from None
     if len(data) > MAX_MEMORY_MD:
         raise UserError(f"MEMORY.md: larger than {MAX_MEMORY_MD} bytes; it is not read", 1)
-    # Keyed by the exact bytes (a comparison costs less than hashing a large file).
-    cached = cache.load(root, "summary-index")
-    if isinstance(cached, tuple) and cached[0] == data and budget <= PREFIX_CHARS:
-        return list(cached[1]), cached[2]
     try:
         bom, text = decode(data)
     except (UnicodeDecodeError, ValueError):
@@ -49,8 +49,23 @@ def _entries(root: str, budget: int) -> tuple[list[str], int]:
             break
         prefix.append(line)
         size += len(line) + 1
-    cache.store(root, "summary-index", (data, prefix, len(lines)))
+    if stamp is not None:
+        cache.store(root, "summary-index", (stamp, prefix, len(lines)))
     return lines, len(lines)
+
+
+def _stamp(st: os.stat_result) -> tuple[int, ...] | None:
+    """What identifies this version of MEMORY.md without reading it, as git's index does.
+
+    None when the file was changed within the last two seconds: a change in the
+    same timestamp tick could leave size and times equal ("racily clean"), so
+    such a file is read and parsed, and not cached.
+    """
+    import time
+
+    if time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) < 2_000_000_000:
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
 
 
 def _loads(root: str, record_id: str, results: loaded.Results) -> bool:
