@@ -57,17 +57,12 @@ class Results:
             self._old = cache.load(self.root, self.name) or {}
         return self._old
 
-    def prefetch(self, items: list[tuple[str, bytes, str]]) -> None:
-        """Compute the results the cache misses among (name, data, sha), on all cores."""
-        old = self._cached()
-        missing = [(self._key(name, sha), (name, data, self.limits)) for name, data, sha in items
-                   if self._key(name, sha) not in old]
-        if not missing:
-            return
-        from chord_memory.parallel import map_cold
+    def misses(self, name: str, sha: str) -> bool:
+        return self._key(name, sha) not in self._cached()
 
-        results = map_cold(_compute, [args for _, args in missing])
-        old.update(zip((key for key, _ in missing), results, strict=True))
+    def fill(self, name: str, sha: str, result: Result) -> None:
+        """A result computed elsewhere (check's cold pass spreads them over all cores)."""
+        self._cached()[self._key(name, sha)] = result
         self._missed = True
 
     def get(self, name: str, data: bytes, sha: str) -> Result:
@@ -83,10 +78,6 @@ class Results:
         """Keep exactly the entries this run used (a full check prunes what is gone)."""
         if self._missed or (self._old is not None and len(self._old) != len(self._used)):
             cache.store(self.root, self.name, self._used)
-
-
-def _compute(args: tuple[str, bytes, records.Limits]) -> Result:
-    return compute(*args)
 
 
 def record(result: Result) -> records.Record | None:

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from chord_memory import durable, paths, records, summary
+from chord_memory import durable, loaded, paths, records, summary
 from chord_memory import index as index_mod
+from chord_memory.check import secrets
 from chord_memory.findings import Finding
 from chord_memory.region import decode
 from chord_memory.settings import Settings
@@ -49,14 +50,11 @@ def _load_index(f: MemFile, out: list[Finding]) -> index_mod.Index | None:
     return idx
 
 
-def load(snap: Snapshot, settings: Settings) -> Loaded:
-    from chord_memory import loaded
-
+def load(snap: Snapshot, settings: Settings, results: loaded.Results | None = None) -> Loaded:
     out: list[Finding] = []
     idx = _load_index(snap.memory_md, out) if snap.memory_md else None
-    results = loaded.Results(snap.root, settings.limits)
-    results.prefetch([(name, f.data, f.sha) for name, f in snap.records.items()
-                      if f.data is not None and f.sha is not None and not f.problem])
+    if results is None:
+        results = loaded.Results(snap.root, settings.limits)
     good: dict[str, records.Record] = {}
     for name, f in snap.records.items():
         bad = _unreadable(f, MAX_RECORD)
@@ -139,15 +137,55 @@ def _changed(snap: Snapshot, first: dict[str, str]) -> list[Finding]:
     return out
 
 
-def run(snap: Snapshot, settings: Settings, first: dict[str, str] | None) -> list[Finding]:
-    from chord_memory.check import secrets, stale
+# One job of the cold pass: (record name or None, content, limits, wants the secret spans)
+Job = tuple["str | None", bytes, records.Limits, bool]
 
-    ld = load(snap, settings)
+
+def _cold(job: Job) -> tuple[loaded.Result | None, list[secrets.Row] | None]:
+    name, data, limits, spans = job
+    return (loaded.compute(name, data, limits) if name is not None else None,
+            secrets.scan_rows(data) if spans else None)
+
+
+def _warm(snap: Snapshot, files: list[MemFile], results: loaded.Results,
+          spans: secrets.Spans) -> None:
+    """Fill both caches' misses in one pass over every core (a fresh clone's first check)."""
+    from chord_memory.parallel import MIN_BATCH, map_cold
+
+    names = {id(f): name for name, f in snap.records.items()}
+    jobs: list[tuple[MemFile, Job]] = []
+    for f in files:
+        if f.data is None or f.sha is None or f.problem:
+            continue
+        name = names.get(id(f))
+        record = name if name is not None and results.misses(name, f.sha) else None
+        if record is not None or spans.misses(f.sha):
+            jobs.append((f, (record, f.data, results.limits, spans.misses(f.sha))))
+    if len(jobs) >= MIN_BATCH:  # import once here, not once in every forked worker
+        import yaml  # noqa: F401
+
+        import chord_memory.secrets  # noqa: F401
+    for (f, (name, _, _, _)), (result, rows) in zip(
+            jobs, map_cold(_cold, [job for _, job in jobs]), strict=True):
+        assert f.sha is not None
+        if name is not None and result is not None:
+            results.fill(name, f.sha, result)
+        if rows is not None:
+            spans.fill(f.sha, rows)
+
+
+def run(snap: Snapshot, settings: Settings, first: dict[str, str] | None) -> list[Finding]:
+    from chord_memory.check import stale
+
+    files = [f for f in (snap.memory_md, *snap.records.values(), *snap.others) if f is not None]
+    results = loaded.Results(snap.root, settings.limits)
+    spans = secrets.Spans(snap.root)
+    _warm(snap, files, results, spans)
+    ld = load(snap, settings, results)
     found = ld.findings + _cross(snap, ld, settings)
     if ld.idx is not None and ld.idx.usable:
         found += stale.stale_findings(snap, ld.records, [e.id for e in ld.idx.entries])
-    files = [f for f in (snap.memory_md, *snap.records.values(), *snap.others) if f is not None]
-    found += secrets.findings(snap.root, files)
+    found += spans.findings(files)
     if first:
         found += _changed(snap, first)
     return sorted(set(found), key=Finding.sort_key)

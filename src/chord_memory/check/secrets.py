@@ -17,7 +17,7 @@ from chord_memory.snapshot import MemFile
 Row = tuple[int, int, int, int, str, str, str]
 
 
-def _rows(data: bytes) -> list[Row]:
+def scan_rows(data: bytes) -> list[Row]:
     from chord_memory import secrets
 
     text = data.decode("utf-8-sig", "replace")
@@ -25,33 +25,42 @@ def _rows(data: bytes) -> list[Row]:
              secrets.hashed(text[f.start:f.end])) for f in secrets.scan_text(text)]
 
 
-def findings(root: str, files: list[MemFile]) -> list[Finding]:
-    old: dict[str, list[Row]] = cache.load(root, "secrets") or {}
-    missing = {f.sha: f.data for f in files if f.data is not None and f.sha and f.sha not in old}
-    if missing:
-        from chord_memory.parallel import map_cold
+class Spans:
+    """Each file's secret spans for one run, read from and written back to the cache."""
 
-        fresh = old.copy()
-        fresh.update(zip(missing, map_cold(_rows, list(missing.values())), strict=True))
-    else:
-        fresh = old
-    used: dict[str, list[Row]] = {}
-    out: list[Finding] = []
-    allowed = _baseline(root)
-    for f in files:
-        if f.data is None or f.sha is None:
-            continue
-        rows = fresh[f.sha]
-        used[f.sha] = rows
-        out.extend(
-            Finding(f.path, line, "CM601", f"{kind} secret ({masked}); remove it, or mark a false "
-                    "positive with `pragma: allowlist secret`", col, end_line, end_col, kind)
-            for line, col, end_line, end_col, kind, masked, digest in rows
-            if (f.path, digest) not in allowed
-        )
-    if used.keys() != old.keys():
-        cache.store(root, "secrets", used)
-    return out
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self.old: dict[str, list[Row]] = cache.load(root, "secrets") or {}
+        self.fresh: dict[str, list[Row]] = {}
+
+    def misses(self, sha: str) -> bool:
+        return sha not in self.old and sha not in self.fresh
+
+    def fill(self, sha: str, rows: list[Row]) -> None:
+        self.fresh[sha] = rows
+
+    def findings(self, files: list[MemFile]) -> list[Finding]:
+        used: dict[str, list[Row]] = {}
+        out: list[Finding] = []
+        allowed = _baseline(self.root)
+        for f in files:
+            if f.data is None or f.sha is None:
+                continue
+            rows = self.fresh.get(f.sha)
+            if rows is None:
+                rows = self.old.get(f.sha)
+            if rows is None:
+                rows = scan_rows(f.data)
+            used[f.sha] = rows
+            out.extend(
+                Finding(f.path, line, "CM601", f"{kind} secret ({masked}); remove it, or mark a "
+                        "false positive with `pragma: allowlist secret`", col, end_line, end_col, kind)
+                for line, col, end_line, end_col, kind, masked, digest in rows
+                if (f.path, digest) not in allowed
+            )
+        if used.keys() != self.old.keys():
+            cache.store(self.root, "secrets", used)
+        return out
 
 
 def _baseline(root: str) -> set[tuple[str, str]]:
