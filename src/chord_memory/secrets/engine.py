@@ -12,7 +12,7 @@ import re
 from typing import NamedTuple
 
 from chord_memory.secrets import filters
-from chord_memory.secrets.rules import AT, LINE, TOKEN, Index, Rule, all_rules, compiled, lazy
+from chord_memory.secrets.rules import AT, TOKEN, Index, Rule, all_rules, compiled, lazy
 
 # Where a token may start: a letter or digit after a non-token character, followed by at
 # least 15 more token characters (base64 ones included: some tokens carry `+/=`).
@@ -128,9 +128,7 @@ def _prefilter(
                     points.update((n, s) for n in numbers)
     lines: dict[int, tuple[int, set[tuple[int, ...]]]] = {}
     size = len(low)
-    for keyword, numbers in index.finds.items():
-        at = tuple(n for n in numbers if rules[n].scope == AT)
-        by_line = tuple(n for n in numbers if rules[n].scope == LINE)
+    for keyword, (at, by_line) in index.finds.items():
         i = low.find(keyword)
         while i != -1:
             points.update((n, i) for n in at)

@@ -51,7 +51,8 @@ class Index(NamedTuple):
     """Rules by keyword, split by how the keyword is looked for."""
 
     starts: dict[bytes, tuple[tuple[bytes, tuple[int, ...]], ...]]  # TOKEN rules, by first 2 bytes
-    finds: dict[bytes, tuple[int, ...]]      # AT and LINE rules: lowercase keyword -> rule numbers
+    # AT and LINE rules: lowercase keyword -> (its AT rule numbers, its LINE rule numbers)
+    finds: dict[bytes, tuple[tuple[int, ...], tuple[int, ...]]]
     needs: dict[int, tuple[tuple[bytes, ...], ...]]  # LINE rules: any of these, all of each
 
 
@@ -74,7 +75,8 @@ def build_index(rules: tuple[Rule, ...]) -> Index:
         starts.setdefault(prefix[:2], []).append((prefix, tuple(numbers)))
     return Index(
         {k: tuple(v) for k, v in starts.items()},
-        {k: tuple(v) for k, v in finds.items()},
+        {k: (tuple(n for n in v if rules[n].scope == AT), tuple(n for n in v if rules[n].scope == LINE))
+         for k, v in finds.items()},
         {n: tuple(tuple(p.encode("ascii") for p in x.split("&")) for x in r.needs)
          for n, r in enumerate(rules) if r.needs},
     )
