@@ -191,6 +191,8 @@ def test_state_stays_inside_git(repo: Path) -> None:
     assert main(["extract"]) == 0
     ledger = json.loads((repo / ".git/chord-memory/ledger.json").read_text())
     assert len(ledger) == 1
-    git(repo, "add", "-A")
-    tracked = git(repo, "ls-files").stdout
-    assert "chord-memory/ledger" not in tracked
+    # In the work tree only memory files changed: no state, cache or log beside them.
+    changed = git(repo, "status", "--porcelain", "--untracked-files=all").stdout.splitlines()
+    paths = sorted(line[3:] for line in changed)
+    assert paths[0] == ".chord/config.yaml" and paths[-1] == "MEMORY.md"
+    assert all(p.startswith(".chord/memory/records/") for p in paths[1:-1]) and len(paths) == 3

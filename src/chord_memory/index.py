@@ -115,5 +115,24 @@ def parse_bytes(data: bytes) -> Index:
     return parse(text, bom)
 
 
+NOT_TEXT = "MEMORY.md is not UTF-8 text"
+
+
+def reason(problem: region.Problem) -> str:
+    """A region problem as the one line every command prints."""
+    return f"MEMORY.md:{problem.line}: {problem.code} {problem.message}"
+
+
+def read(data: bytes) -> tuple[Index | None, str]:
+    """MEMORY.md's bytes as a usable index, or None and the one-line reason it is unusable."""
+    try:
+        idx = parse_bytes(data)
+    except (UnicodeDecodeError, ValueError):
+        return None, NOT_TEXT
+    if not idx.usable:
+        return None, reason(idx.problems[0])
+    return idx, ""
+
+
 def render(idx: Index, entries: list[Entry]) -> bytes:
     return region.render(idx.region, [e.render() for e in entries])

@@ -25,7 +25,6 @@ chord-memory; everything else in this file is yours. Delete a line to forget it.
 
 def run(args: argparse.Namespace) -> int:
     from chord_memory import atomic, index
-    from chord_memory.region import decode
 
     root = paths.find_root()
     said = []
@@ -35,14 +34,10 @@ def run(args: argparse.Namespace) -> int:
             raise UserError("MEMORY.md is a symbolic link; init does not write through links")
         with open(md, "rb") as f:
             data = f.read()
-        try:
-            bom, text = decode(data)
-        except (UnicodeDecodeError, ValueError):
-            raise UserError("MEMORY.md is not UTF-8 text; nothing was written") from None
-        idx = index.parse(text, bom)
-        if not idx.usable:
-            p = idx.problems[0]
-            raise UserError(f"MEMORY.md:{p.line}: {p.code} {p.message}; nothing was written", 1)
+        usable, why = index.read(data)
+        if usable is None:
+            raise UserError(f"{why}; nothing was written", 2 if why == index.NOT_TEXT else 1)
+        idx = usable
         if not idx.region.present:
             atomic.write_if_unchanged(md, data, index.render(idx, []))
             said.append("added the managed region to MEMORY.md")

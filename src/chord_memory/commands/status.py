@@ -17,14 +17,7 @@ def _region_problem(root: str) -> str | None:
         return None
     except OSError as e:
         return f"MEMORY.md cannot be read ({e.strerror})"
-    try:
-        idx = index.parse_bytes(data)
-    except (UnicodeDecodeError, ValueError):
-        return "MEMORY.md is not UTF-8 text"
-    if idx.usable:
-        return None
-    p = idx.problems[0]
-    return f"MEMORY.md:{p.line}: {p.code} {p.message}"
+    return index.read(data)[1] or None
 
 
 def line(root: str) -> str:

@@ -38,11 +38,10 @@ def _entries(root: str, budget: int) -> tuple[list[str], int]:
     try:
         bom, text = decode(data)
     except (UnicodeDecodeError, ValueError):
-        raise UserError("MEMORY.md: not UTF-8 text; `chord-memory check` says where", 1) from None
+        raise UserError(f"{index.NOT_TEXT}; `chord-memory check` says where", 1) from None
     lines, problems = index.entry_lines(text, bom)
     if problems:
-        p = problems[0]
-        raise UserError(f"MEMORY.md:{p.line}: {p.code} {p.message}", 1)
+        raise UserError(index.reason(problems[0]), 1)
     prefix, size = [], 0
     for line in lines:
         if size > PREFIX_CHARS:

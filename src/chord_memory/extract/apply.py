@@ -64,13 +64,10 @@ def _update_index(root: str, ops: list[list[Any]]) -> bool:
         if data is None:
             idx = index.parse(HEADER)
         else:
-            try:
-                idx = index.parse_bytes(data)
-            except (UnicodeDecodeError, ValueError):
-                raise RegionUnusable("MEMORY.md is not UTF-8 text; nothing was written") from None
-            if not idx.usable:
-                p = idx.problems[0]
-                raise RegionUnusable(f"MEMORY.md:{p.line}: {p.code} {p.message}")
+            usable, why = index.read(data)
+            if usable is None:
+                raise RegionUnusable(f"{why}; nothing was written")
+            idx = usable
         new = merge(idx.entries, ops)
         if data is not None and idx.region.present and \
                 [e.render() for e in new] == [e.render() for e in idx.entries]:

@@ -46,12 +46,8 @@ def load_memory(root: str, limits: records.Limits) -> Memory:
     snap = snapshot.from_worktree(root)
     entries: list[index.Entry] = []
     if snap.memory_md is not None and snap.memory_md.data is not None:
-        try:
-            idx = index.parse_bytes(snap.memory_md.data)
-        except (UnicodeDecodeError, ValueError):
-            idx = None
-        if idx is not None and idx.usable:
-            entries = idx.entries
+        idx = index.read(snap.memory_md.data)[0]
+        entries = idx.entries if idx is not None else []
     results = loaded.Results(root, limits)
     good: dict[str, records.Record] = {}
     conclusions: set[str] = set()

@@ -43,11 +43,10 @@ def _full(data: bytes) -> tuple[list[str] | None, tuple[int, int], str]:
     try:
         bom, text = region.decode(data)
     except (UnicodeDecodeError, ValueError):
-        return None, (0, 0), "MEMORY.md: not UTF-8 text; `chord-memory check` says where"
+        return None, (0, 0), f"{index.NOT_TEXT}; `chord-memory check` says where"
     lines, problems = index.entry_lines(text, bom)
     if problems:
-        p = problems[0]
-        return None, (0, 0), f"MEMORY.md:{p.line}: {p.code} {p.message}"
+        return None, (0, 0), index.reason(problems[0])
     reg = region.parse(text, bom)
     start = len(((region.BOM if bom else "") + reg.before).encode())
     end = start + len("".join(reg.body).encode())

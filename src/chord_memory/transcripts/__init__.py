@@ -6,9 +6,13 @@ meta lines and side chains never reach a ``Turn``. See docs/transcripts.md.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+import os
+from typing import TYPE_CHECKING, NamedTuple
 
 from chord_memory.transcripts.discover import claude_code_project_dir, discover
+
+if TYPE_CHECKING:
+    from chord_memory.transcripts.jsonl import Scan
 
 KINDS = ("chord", "claude-code", "codex")
 
@@ -28,6 +32,14 @@ class Session(NamedTuple):
     start_offset: int  # byte offset reading started at
     end_offset: int  # just past the last complete line read (a partial last line is left)
     skipped: int  # malformed / oversized / unknown lines skipped
+
+
+def session(kind: str, path: str, session_id: str | None, cwd: str | None, turns: list[Turn],
+            start_offset: int, scan: Scan) -> Session:
+    """What a reader returns: the file's stem stands in for an id the file does not give."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    return Session(kind, session_id or stem, path, cwd, turns, start_offset, scan.end_offset,
+                   scan.skipped)
 
 
 def read_session(kind: str, path: str, start_offset: int = 0) -> Session:

@@ -10,10 +10,9 @@ Other types and roles are skipped and counted; unknown fields are ignored.
 """
 from __future__ import annotations
 
-import os
 from typing import Any
 
-from chord_memory.transcripts import Session, Turn, jsonl
+from chord_memory.transcripts import Session, Turn, jsonl, session
 
 KIND = "chord"
 
@@ -25,17 +24,7 @@ def read(path: str, start_offset: int = 0) -> Session:
         if header is not None:
             state.header(header)
     scan = jsonl.scan(path, start_offset, state.handle)
-    stem = os.path.splitext(os.path.basename(path))[0]
-    return Session(
-        KIND,
-        state.id or stem,
-        path,
-        state.cwd,
-        state.turns,
-        start_offset,
-        scan.end_offset,
-        scan.skipped,
-    )
+    return session(KIND, path, state.id, state.cwd, state.turns, start_offset, scan)
 
 
 class _State:

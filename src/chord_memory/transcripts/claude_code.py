@@ -11,11 +11,10 @@ is a prompt that joins the running turn. See docs/transcripts.md.
 """
 from __future__ import annotations
 
-import os
 import re
 from typing import Any
 
-from chord_memory.transcripts import Session, Turn, jsonl
+from chord_memory.transcripts import Session, Turn, jsonl, session
 
 KIND = "claude-code"
 
@@ -59,10 +58,8 @@ def read(path: str, start_offset: int = 0) -> Session:
     if start_offset:
         state.cwd = first_cwd(path)  # the same cwd whether read whole or resumed
     scan = jsonl.scan(path, start_offset, state.handle, _is_tool_result)
-    stem = os.path.splitext(os.path.basename(path))[0]
-    return Session(
-        KIND, stem, path, state.cwd, state.finish(), start_offset, scan.end_offset, scan.skipped
-    )
+    # The file name is the id: lines copied by --resume can carry an older sessionId.
+    return session(KIND, path, None, state.cwd, state.finish(), start_offset, scan)
 
 
 def first_cwd(path: str) -> str | None:

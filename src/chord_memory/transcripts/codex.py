@@ -10,10 +10,9 @@ See docs/transcripts.md.
 """
 from __future__ import annotations
 
-import os
 from typing import Any
 
-from chord_memory.transcripts import Session, Turn, jsonl
+from chord_memory.transcripts import Session, Turn, jsonl, session
 
 KIND = "codex"
 
@@ -51,17 +50,7 @@ def read(path: str, start_offset: int = 0) -> Session:
         if header is not None:
             state.meta(header)
     scan = jsonl.scan(path, start_offset, state.handle, _is_tool_output)
-    stem = os.path.splitext(os.path.basename(path))[0]
-    return Session(
-        KIND,
-        state.id or stem,
-        path,
-        state.cwd,
-        state.finish(),
-        start_offset,
-        scan.end_offset,
-        scan.skipped,
-    )
+    return session(KIND, path, state.id, state.cwd, state.finish(), start_offset, scan)
 
 
 def _is_tool_output(data: bytes) -> bool:
