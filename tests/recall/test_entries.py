@@ -95,3 +95,15 @@ def test_no_file_and_a_bad_file() -> None:
     assert apply(conn, None) == ([], "")
     got, problem = apply(conn, b"\xff\xfe")
     assert got == [] and "not UTF-8" in problem
+
+
+def test_a_line_next_to_a_repeated_line_goes_where_the_first_copy_says() -> None:
+    """Found by the property above: a new line inserted after the second copy of a repeated
+    line was placed after the first copy."""
+    conn = db()
+    s = [entry(f"20261129-start-{i}-aaaaaa") for i in range(6)]
+    new = entry("20261129-new-0-aaaaaa")
+    for lines in ([*s[:4], s[3], *s[4:]], [*s[:5], s[3], *s[5:]], [*s[:5], s[3], new, *s[5:]]):
+        data = memory_md(lines)
+        assert apply(conn, data) == entries.ids(data)
+    assert apply(conn, memory_md([*s[:5], s[3], new, *s[5:]]))[0].index("20261129-new-0-aaaaaa") == 5

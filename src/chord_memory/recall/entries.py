@@ -155,11 +155,14 @@ def _move(conn: sqlite3.Connection, old: bytes, new: bytes, body: tuple[int, int
     added, removed = _ids(new[w.start:w.new_end]), _ids(old[w.start:w.old_end])
     if added is None or removed is None:
         return False  # the full path says where and why
-    if any(new.count(f"([{i}](".encode()) > 1 for i in added) or \
-            any(old.count(f"([{i}](".encode()) > 1 for i in removed):
-        return False  # a repeated line: its first occurrence counts, so compare everything
     before = _line_before(old, body[0], w.start)
     after = _line_after(old, w.old_end, body[1])
+    neighbours = [n for n in (before, after) if n]
+    if any(new.count(f"([{i}](".encode()) > 1 for i in (*added, *neighbours)) or \
+            any(old.count(f"([{i}](".encode()) > 1 for i in removed):
+        # A repeated line: its first occurrence counts, so compare everything. That includes
+        # a neighbour: a later copy of a line does not say where the new lines go.
+        return False
     pos = _positions(conn, [n for n in (before, after, *removed) if n])
     if (set(added) - set(removed)) & set(_positions(conn, added)):
         return False  # an entry moved here from elsewhere
