@@ -56,6 +56,34 @@ def test_sqlite_ranks_better_than_the_file_scan(labelled: tuple[Path, list[corpu
     assert sqlite_p5 >= 0.9 > file_p5 + 0.5, (sqlite_p5, file_p5)
 
 
+def test_the_windowed_query_returns_what_the_exact_one_does(tmp_path: Path) -> None:
+    """Ranking a window of the best scores first must not change the answer: not when records
+    outside the index take the window's places, nor when the window's edge falls in a tie
+    (the corpus repeats texts, so ties are common)."""
+    git(tmp_path, "init", "-q")
+    recs = corpus.records()
+    corpus.write(tmp_path, recs)
+    md = tmp_path / "MEMORY.md"
+    md.write_text("".join(line for i, line in enumerate(md.read_text().splitlines(True))
+                          if not (line.startswith("- ") and i % 3 == 0)))  # a third unindexed
+    root = str(tmp_path)
+    select(root, "warm", 5, "sqlite")  # builds the index
+    conn = store.connect(root)
+    settled = fell_back = 0
+    queries = [q for q, _, _ in corpus.QUERIES] + ["payments", "deploys release branch", "release"]
+    for query in queries:
+        match = store.fts_query(terms(query))
+        for limit in (1, 5, 30):
+            exact = conn.execute(store._QUERY, (match, limit)).fetchall()
+            windowed = store._windowed(conn, match, limit)
+            assert windowed in (None, exact)
+            assert store._ranked(conn, match, limit) == exact
+            settled += windowed is not None
+            fell_back += windowed is None
+    conn.close()
+    assert settled and fell_back  # both paths were compared
+
+
 def test_every_labelled_record_loads(labelled: tuple[Path, list[corpus.Rec]]) -> None:
     repo, recs = labelled
     conn = store.connect(str(repo))
