@@ -4,8 +4,11 @@ At 100, 1,000 and 10,000 records (tests/recall/corpus.py), in one run:
 `python -c pass`; `recall` end to end with the sqlite backend (warm index) and
 the file backend (warm parse cache), for a query that many records match and
 for one that none matches (the file scan reads every record, the worst case);
-and, after adding one new record and its index line, the in-process time to
-bring the index up to date and the whole `recall` command that does it.
+the same selection in-process, with the interpreter started and the imports paid,
+which is the backends' own time (end to end, both pay the same ~25 ms before
+either starts: the interpreter, argparse and sqlite3); and, after adding one new
+record and its index line, the in-process time to bring the index up to date and
+the whole `recall` command that does it.
 
 Run: .venv/bin/python bench/recall.py [--runs N] [--sizes 100,1000,10000]
 """
@@ -36,6 +39,24 @@ start = time.perf_counter()
 if not store.is_fresh(conn, '.', key, store.read_meta(conn)):
     update.bring_up_to_date(conn, '.', key, opts)
 print((time.perf_counter() - start) * 1000)
+"""
+# What `recall` does after argument parsing, for each backend and query, timed in turns.
+_SELECT = """
+import statistics, sys, time
+from chord_memory.commands.recall import select
+from chord_memory.recall import filescan, store, update  # noqa: F401 - imports paid up front
+runs, queries = int(sys.argv[1]), {"common": sys.argv[2], "rare": sys.argv[3]}
+cases = [(b, k) for b in ("sqlite", "file") for k in queries]
+times = {case: [] for case in cases}
+for case in cases:
+    select(".", queries[case[1]], None, case[0])
+for _ in range(runs):
+    for backend, kind in cases:
+        start = time.perf_counter()
+        select(".", queries[kind], None, backend)
+        times[backend, kind].append((time.perf_counter() - start) * 1000)
+for (backend, kind), t in times.items():
+    print(f"{backend}-{kind} {statistics.median(t)}")
 """
 
 
@@ -88,6 +109,13 @@ def incremental(repo: Path, env: dict[str, str], cli: list[str], runs: int) -> t
     return statistics.median(inproc), statistics.median(whole)
 
 
+def in_process(repo: Path, env: dict[str, str], runs: int) -> dict[str, float]:
+    """Median ms of `select` for each backend and query, in one warm process, in turns."""
+    out = subprocess.run([sys.executable, "-c", _SELECT, str(runs), COMMON, RARE], cwd=repo, env=env,
+                         check=True, capture_output=True, text=True).stdout
+    return {name: float(ms) for name, ms in (line.split() for line in out.splitlines())}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=15)
@@ -106,17 +134,23 @@ def main() -> int:
                 f"{backend}-{kind}": [*cli, "recall", query, "--backend", backend]
                 for backend in ("sqlite", "file") for kind, query in (("common", COMMON), ("rare", RARE))
             }}, repo, env, runs)
+            own = in_process(repo, env, runs)
             py = t["pass"]
             row = [f"{size:,}", f"{py:.1f}"]
             for kind in ("common", "rare"):
                 sq, fl = t[f"sqlite-{kind}"], t[f"file-{kind}"]
-                row += [f"{sq:.1f} ({sq / py:.1f}x)", f"{fl:.1f}", f"{fl / sq:.0f}x"]
+                row += [f"{sq:.1f} ({sq / py:.1f}x)", f"{fl:.1f}", f"{fl / sq:.1f}x"]
+            for kind in ("common", "rare"):
+                sq, fl = own[f"sqlite-{kind}"], own[f"file-{kind}"]
+                row += [f"{sq:.2f}", f"{fl:.1f}", f"{fl / sq:.1f}x"]
             upd, whole = incremental(repo, env, cli, max(3, runs // 2))
             rows.append((*row, f"{upd:.1f}", f"{whole:.1f}"))
     print(table(rows, (
         "records", "python -c pass ms",
         "sqlite ms, common (/ pass)", "file ms, common", "file / sqlite",
         "sqlite ms, rare (/ pass)", "file ms, rare", "file / sqlite",
+        "in-process: sqlite ms, common", "file ms, common", "file / sqlite",
+        "sqlite ms, rare", "file ms, rare", "file / sqlite",
         "update after 1 new record ms", "recall after 1 new record ms",
     )))
     return 0
