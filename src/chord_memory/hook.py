@@ -95,14 +95,34 @@ def more_events_follow(git_dir: str, event: str) -> str | None:
         return None
     exists = os.path.lexists
     if exists(os.path.join(git_dir, "rebase-merge")) or exists(os.path.join(git_dir, "rebase-apply")):
-        return "rebase"
+        return "rebase" if will_run(git_dir, "post-rewrite") else None
     if exists(os.path.join(git_dir, "MERGE_HEAD")):
-        return "merge"
+        return "merge" if will_run(git_dir, "post-merge") else None
     if event == "post-checkout" and exists(os.path.join(git_dir, "BISECT_LOG")):
         return "bisect"
     if _todo_count(os.path.join(git_dir, "sequencer", "todo")) > 1:
         return "cherry-pick"
     return None
+
+
+def will_run(git_dir: str, hook: str) -> bool:
+    """False when git has no `hook` to run (a pre-commit config that does not install
+    post-rewrite, say): then nothing later would trigger, and this event must.
+
+    Only asked during a rebase or merge, so the git call is off the common path. When git
+    cannot say, the later event is assumed to come, as before this check.
+    """
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "--git-dir", git_dir, "rev-parse", "--git-path", f"hooks/{hook}"],
+                              capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return True
+    if done.returncode != 0:
+        return True
+    path = done.stdout.strip()
+    return os.access(path if os.path.isabs(path) else os.path.join(os.getcwd(), path), os.X_OK)
 
 
 def enabled(root: str) -> bool | None:

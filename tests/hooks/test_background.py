@@ -184,6 +184,23 @@ def test_rebase_of_three_commits_is_one_run(hooked: Path) -> None:
     assert len(records(hooked)) == 1
 
 
+def test_a_rebase_without_a_post_rewrite_hook_still_runs(hooked: Path) -> None:
+    """pre-commit installs only the hook types it is asked for: with no post-rewrite hook,
+    the rebase's post-commits trigger instead of waiting for an event that never comes."""
+    (hooked / ".git/hooks/post-rewrite").unlink()
+    skip_git(hooked, "checkout", "-qb", "topic")
+    skip_git(hooked, "commit", "-q", "--allow-empty", "-m", "t1")
+    skip_git(hooked, "checkout", "-q", "main")
+    skip_git(hooked, "commit", "-q", "--allow-empty", "-m", "m")
+    skip_git(hooked, "checkout", "-q", "topic")
+    ClaudeSession(hooked).user(SAYS)
+    done = subprocess.run(["git", "rebase", "main"], cwd=hooked, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    wait_for(lambda: records(hooked), message="the rebase's extraction")
+    assert len(records(hooked)) == 1
+
+
 def test_a_killed_worker_is_recovered(hooked: Path, barrier: Path) -> None:
     ClaudeSession(hooked).user(SAYS)
     assert commit(hooked, "a").returncode == 0

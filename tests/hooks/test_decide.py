@@ -10,6 +10,7 @@ import pytest
 
 from chord_memory import hook, lock, settings, trigger
 from chord_memory.cli import main
+from tests.conftest import git
 from tests.hooks.helpers import STATE, enable
 
 SHA_A, SHA_B = "a" * 40, "b" * 40
@@ -76,6 +77,22 @@ def test_more_events_follow(tmp_path: Path, names: tuple[str, ...], todo: int, e
     assert hook.more_events_follow(_git_dir(tmp_path, *names, todo=todo), event) == later
 
 
+@pytest.mark.parametrize(("state", "last", "later"), [("rebase-merge", "post-rewrite", "rebase"),
+                                                    ("MERGE_HEAD", "post-merge", "merge")])
+def test_waits_for_the_last_event_only_when_its_hook_is_installed(
+        repo: Path, state: str, last: str, later: str) -> None:
+    """A pre-commit config that installs post-commit but not post-rewrite must not lose a rebase."""
+    git_dir = str(repo / ".git")
+    (repo / ".git" / state).mkdir()
+    assert hook.more_events_follow(git_dir, "post-commit") is None
+    script = repo / ".git/hooks" / last
+    script.write_text("#!/bin/sh\n")
+    script.chmod(0o755)
+    assert hook.more_events_follow(git_dir, "post-commit") == later
+    git(repo, "config", "core.hooksPath", "other-hooks")  # git's own setting decides where
+    assert hook.more_events_follow(git_dir, "post-commit") is None
+
+
 def test_in_progress_sees_every_sequence(tmp_path: Path) -> None:
     assert hook.in_progress(str(tmp_path)) is None
     (tmp_path / "REVERT_HEAD").write_text("x")
@@ -100,6 +117,8 @@ def test_fire_skips_without_forking(repo: Path, monkeypatch: pytest.MonkeyPatch)
     enable(repo)
     settings.load(str(repo))
     (repo / ".git/rebase-merge").mkdir()
+    (repo / ".git/hooks/post-rewrite").write_text("#!/bin/sh\n")
+    (repo / ".git/hooks/post-rewrite").chmod(0o755)
     assert "rebase is in progress" in hook.fire("post-commit", [], {})
     assert hook.fire("post-commit", [], {"CHORD_MEMORY_SKIP": "1"}) == "skipped: CHORD_MEMORY_SKIP=1"
     monkeypatch.chdir(repo.parent)
