@@ -93,6 +93,18 @@ def test_finding_positions_are_one_based_and_end_exclusive() -> None:
     assert f.masked == value[:4] + "…"
 
 
+@pytest.mark.parametrize(("text", "shown"), [
+    ("my password is Zq8!mK2#vL9p\n", "…"),
+    ("db: postgres://app:Zq8mK2vL9pXw@db.internal/app\n", "…"),
+    ("export STRIPE_SECRET_KEY=Zq8mK2vL9pXwQ4rT7yU1\n", "…"),
+    (f"token {SAMPLES['github-token']}\n", "ghp_…"),
+])
+def test_a_mask_shows_a_public_prefix_or_nothing(text: str, shown: str) -> None:
+    """A password's first characters are part of the password; a token's prefix is public."""
+    (f,) = scan_text(text)
+    assert f.masked == shown
+
+
 def test_multi_line_finding_positions() -> None:
     key = "-----BEGIN PRIVATE KEY-----\n" + "A1b2C3d4" * 8 + "\n-----END PRIVATE KEY-----"
     text = "x\n" + key + "\n"

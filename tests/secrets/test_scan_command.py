@@ -93,9 +93,9 @@ def test_worktree_memory_files(repo: Path, capsys: pytest.CaptureFixture[str]) -
     code, out, _ = run(capsys)
     assert code == 1
     assert out.splitlines() == [
-        ".chord/memory/learnings/deep/note.md:1:16: CM601 url-credentials secret (p4ss…)",
+        ".chord/memory/learnings/deep/note.md:1:16: CM601 url-credentials secret (…)",
         f"{RECORD}:5:5: CM601 github-token secret (ghp_…)",
-        "MEMORY.md:2:13: CM601 env-assignment secret (Xk9#…)",
+        "MEMORY.md:2:13: CM601 env-assignment secret (…)",
     ]
 
 

@@ -43,9 +43,17 @@ class SecretFinding(NamedTuple):
     masked: str
 
 
-def mask(value: str) -> str:
-    """The only form of a secret ever shown: its first 4 characters (fewer when short) and …"""
-    return value[: min(4, len(value) // 2)] + "…"
+def mask(value: str, kind: str = "") -> str:
+    """The only form of a secret ever shown: the public prefix that names its kind, and …
+
+    A provider token shows the prefix every such token starts with (`ghp_…`, `AKIA…`), which
+    says which key to rotate and nothing about this one; anything else (a password, a URL's
+    credentials, a private key, an assignment's value) shows none of its characters.
+    """
+    low = value.lower()
+    prefixes = [k for r in all_rules()[0] if r.kind == kind and r.scope == TOKEN for k in r.keywords
+                if low.startswith(k.lower()) and len(k) <= len(value) // 2]
+    return value[:max(map(len, prefixes), default=0)] + "…"
 
 
 def lowered(text: str) -> bytes:
@@ -241,7 +249,7 @@ def positioned(text: str, spans: list[Span]) -> list[SecretFinding]:
         end_start = text.rfind("\n", 0, span.end) + 1 if end_line > line else line_start
         out.append(SecretFinding(
             span.kind, span.start, span.end, line, span.start - line_start + 1,
-            end_line, span.end - end_start + 1, mask(text[span.start:span.end]),
+            end_line, span.end - end_start + 1, mask(text[span.start:span.end], span.kind),
         ))
     return out
 
