@@ -87,10 +87,6 @@ def _hook(p: argparse.ArgumentParser) -> None:
     p.add_argument("hook_args", nargs="*", metavar="ARG", help="the arguments git gave the hook")
 
 
-def _install(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--git-hooks", action="store_true", help="write the git hooks (the default)")
-
-
 def _recall(p: argparse.ArgumentParser) -> None:
     p.add_argument("query", metavar="QUERY")
     p.add_argument("--max", type=_positive_int, metavar="N", help="at most N records (memory.maxRecall)")
@@ -129,7 +125,7 @@ COMMANDS: dict[str, tuple[str, Adder]] = {
     "extract": ("one extraction run over finished, unprocessed sessions", _extract),
     "status": ("MEMORY, MEMORY-FAIL: <reason>, or nothing when disabled", _status),
     "hook": ("what the git hooks call; decides at once and exits 0", _hook),
-    "install": ("install the git hooks and the merge driver (without pre-commit)", _install),
+    "install": ("install the git hooks and the merge driver (without pre-commit)", _none),
     "uninstall": ("remove the git hooks and restore what was there", _none),
     "recall": ("the records most relevant to a query", _recall),
     "forget": ("remove a record's line from the index (the file stays)", _forget),

@@ -1,4 +1,4 @@
-"""chord-memory install [--git-hooks]: the git hooks, for repositories without pre-commit.
+"""chord-memory install: the git hooks, for repositories without pre-commit.
 
 Writes pre-commit (the check) and post-commit, post-checkout, post-merge and
 post-rewrite (background extraction) into the folder git runs hooks from
