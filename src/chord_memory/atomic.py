@@ -7,20 +7,37 @@ edit made since it was read is never overwritten.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import tempfile
+
+# The most any file of ours is read to: far above any memory file, far below a /dev/zero.
+MAX_READ = 32 << 20
 
 
 class Changed(Exception):
     """The file is not what the writer read: someone edited it meanwhile."""
 
 
-def read_or_none(path: str) -> bytes | None:
+def read_or_none(path: str, limit: int = MAX_READ) -> bytes | None:
+    """The bytes of a regular file of at most `limit` bytes; None when there is no file.
+
+    Anything else is an OSError whose `strerror` says what is wrong: a directory, a FIFO or a
+    device (a link to /dev/zero, say) is "not a regular file", and a bigger file is refused
+    rather than read into memory. O_NONBLOCK keeps the open of a FIFO from waiting forever.
+    """
     try:
-        with open(path, "rb") as f:
-            return f.read()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         return None
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", path)
+        data = f.read(limit + 1)
+    if len(data) > limit:
+        raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", path)
+    return data
 
 
 def _temp_copy(folder: str, data: bytes, mode: int | None) -> str:
