@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -48,6 +50,20 @@ def test_project_wins_key_by_key(repo: Path, tmp_path: Path, monkeypatch: pytest
      "memory.pools.main.0.api_key_env"),
     ("- just\n- a list\n", "mapping"),
     ("memory: [unclosed\n", ".chord/config.yaml:"),
+    ("memory:\n  injection_budget: true\n", "memory.injection_budget: expected an integer"),
+    ("memory:\n  injection_budget: '4000'\n", "memory.injection_budget: expected an integer"),
+    ("memory:\n  limits: {record_bytes: 4096.0}\n", "memory.limits.record_bytes: expected an integer"),
+    ("memory:\n  enabled: 'yes'\n", "memory.enabled: expected true or false"),
+    ("memory:\n  autoPromote: {enabled: 1}\n", "memory.autoPromote.enabled: expected true or false"),
+    ("memory:\n  freeze_after: .nan\n", "memory.freeze_after: Input should be a finite number"),
+    ("memory:\n  freeze_after: .inf\n", "memory.freeze_after: Input should be a finite number"),
+    ("memory:\n  freeze_after: -5\n", "memory.freeze_after: Input should be greater than or equal to 0"),
+    ("memory:\n  freeze_after: true\n", "memory.freeze_after: expected a number"),
+    ("memory:\n  pools: {main: [{base_url: x, model: m, timeout: .inf}]}\n",
+     "memory.pools.main.0.timeout: Input should be a finite number"),
+    ("memory:\n  model_pool: nope\n  pools: {main: [{base_url: x, model: m}], fast: []}\n",
+     "memory.model_pool: no pool 'nope' in memory.pools (pools: fast, main)"),
+    ("memory:\n  model_pool: nope\n", "memory.model_pool: no pool 'nope' in memory.pools (pools: none)"),
 ])
 def test_bad_value_names_file_and_key(repo: Path, text: str, where: str) -> None:
     write(repo / ".chord/config.yaml", text)
@@ -73,3 +89,59 @@ def test_config_bomb_is_an_error(repo: Path) -> None:
     write(repo / ".chord/config.yaml", "\n".join(levels) + "\n")
     result = cli("check", cwd=repo)
     assert result.returncode == 2 and "nodes" in result.stderr
+
+
+@pytest.mark.parametrize("text, seconds", [
+    ("90s", 90), ("10m", 600), ("1.5h", 5400), ("1d", 86400), ("250ms", 0.25),
+    ("'45'", 45), ("0", 0), ("2.5", 2.5),
+])
+def test_durations(repo: Path, text: str, seconds: float) -> None:
+    write(repo / ".chord/config.yaml", f"memory:\n  freeze_after: {text}\n")
+    assert config.load(str(repo)).memory.freeze_after == seconds
+
+
+def test_model_pool_is_checked_after_the_merge(repo: Path, tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    user = tmp_path / "xdg/chord/config.yaml"
+    write(user, "memory:\n  pools:\n    fast: [{base_url: 'http://127.0.0.1:1/v1', model: a}]\n")
+    write(repo / ".chord/config.yaml", "memory:\n  model_pool: fast\n")
+    assert config.load(str(repo)).memory.model_pool == "fast"
+    write(user, "memory:\n  model_pool: slow\n")
+    write(repo / ".chord/config.yaml",
+          "memory:\n  pools:\n    fast: [{base_url: 'http://127.0.0.1:1/v1', model: a}]\n")
+    with pytest.raises(UserError) as e:
+        config.load(str(repo))
+    assert str(e.value) == f"{user}: memory.model_pool: no pool 'slow' in memory.pools (pools: fast)"
+
+
+def _directory(path: Path) -> None:
+    path.mkdir(parents=True)
+
+
+def _fifo(path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(path)
+
+
+def _large(path: Path) -> None:
+    write(path, "# padding\n" * 30000)
+
+
+@pytest.mark.parametrize("make, why", [
+    (_directory, "not a regular file"),
+    pytest.param(_fifo, "not a regular file",
+                 marks=pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")),
+    (_large, "larger than 262,144 bytes"),
+])
+@pytest.mark.parametrize("user", [False, True])
+def test_unreadable_file_is_an_error(repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     make: Callable[[Path], None], why: str, user: bool) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    path = tmp_path / "xdg/chord/config.yaml" if user else repo / ".chord/config.yaml"
+    make(path)
+    with pytest.raises(UserError) as e:
+        config.load(str(repo))
+    assert str(e.value) == f"{path}: cannot be read ({why})"
+    result = cli("extract", "--dry-run", cwd=repo)
+    assert result.returncode == 2 and result.stderr == f"chord-memory: {path}: cannot be read ({why})\n"

@@ -3,6 +3,8 @@
 The project file (.chord/config.yaml) wins over the user file
 ($XDG_CONFIG_HOME/chord/config.yaml) for every key it sets. A bad value is a
 UserError naming the file, the key path and what is expected (exit 2).
+Fields are strict: YAML already gives ints and bools, so `"4000"` or `true` for
+an int is a mistake to report, not a value to coerce.
 """
 from __future__ import annotations
 
@@ -17,17 +19,26 @@ from chord_memory.errors import UserError
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?\s*$")
 _UNIT = {"ms": 0.001, "s": 1, "m": 60, "h": 3600, "d": 86400, None: 1}
+_LIMIT = 262144
+# pydantic names Python types; a YAML user needs what to write instead.
+_MESSAGES = {
+    "int_type": "expected an integer",
+    "bool_type": "expected true or false",
+    "float_type": "expected a number",
+    "string_type": "expected a string",
+    "extra_forbidden": "unknown key (see docs/configuration.md for the keys)",
+}
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class Endpoint(_Strict):
     base_url: str
     model: str
     api_key_env: str | None = None
-    timeout: float = Field(default=120, gt=0)
+    timeout: float = Field(default=120, gt=0, allow_inf_nan=False)
     structured_output: Literal["json_schema", "json_object", "prompt_only"] = "json_schema"
 
     @field_validator("api_key_env")
@@ -64,10 +75,10 @@ class Memory(_Strict):
     model_pool: str | None = None
     pools: dict[str, list[Endpoint]] = Field(default_factory=dict)
     sessions: list[SessionSource] | None = None
-    freeze_after: float = 600.0
+    freeze_after: float = Field(default=600.0, ge=0, allow_inf_nan=False)
     injection_budget: int = Field(default=4000, ge=200)
     limits: Limits = Limits()
-    maxRecall: int = Field(default=5, ge=1)
+    maxRecall: int = Field(default=5, ge=1, le=1000)  # as `recall --max`: sqlite needs a bound
     backend: Literal["file", "sqlite"] = "sqlite"
     preferOverDocBridge: bool = True
     recurrence: Recurrence = Recurrence()
@@ -76,6 +87,7 @@ class Memory(_Strict):
     @field_validator("freeze_after", mode="before")
     @classmethod
     def _duration(cls, value: Any) -> Any:
+        """A string with a unit becomes seconds; the field's bounds then refuse .nan, .inf and < 0."""
         if isinstance(value, str):
             m = _DURATION.match(value)
             if not m:
@@ -89,23 +101,21 @@ class Config(_Strict):
 
 
 def _read(path: str) -> dict[str, Any]:
-    from chord_memory import yamlsafe
+    from chord_memory import atomic, yamlsafe
 
     try:
-        with open(path, "rb") as f:
-            raw = f.read(262145)
-    except FileNotFoundError:
-        return {}
+        # read_or_none refuses a directory, a FIFO or an oversized file: none is "no file".
+        raw = atomic.read_or_none(path, _LIMIT)
     except OSError as e:
-        raise UserError(f"{path}: cannot read the configuration ({e.strerror})") from None
-    if len(raw) > 262144:
-        raise UserError(f"{path}: the configuration is larger than 256 KiB")
+        raise UserError(f"{path}: cannot be read ({e.strerror or e})") from None
+    if raw is None:
+        return {}
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise UserError(f"{path}: the configuration is not UTF-8 text") from None
     try:
-        data = yamlsafe.load(text, max_bytes=262144, max_nodes=5000)
+        data = yamlsafe.load(text, max_bytes=_LIMIT, max_nodes=5000)
     except yamlsafe.YamlError as e:
         raise UserError(f"{path}:{e.line}: {e}") from None
     if data is None:
@@ -131,9 +141,7 @@ def _validate(data: dict[str, Any], where: str) -> Config:
     except ValidationError as e:
         err = e.errors()[0]
         key = ".".join(str(part) for part in err["loc"])
-        msg = err["msg"]
-        if err["type"] == "extra_forbidden":
-            msg = "unknown key (see docs/configuration.md for the keys)"
+        msg = _MESSAGES.get(err["type"], err["msg"])
         raise UserError(f"{where}: {key}: {msg}") from None
 
 
@@ -145,4 +153,14 @@ def load(root: str, env: dict[str, str] | None = None) -> Config:
     project = _read(project_path)
     _validate(user, user_path)
     _validate(project, paths.PROJECT_CONFIG)
-    return _validate(_merge(user, project), f"{paths.PROJECT_CONFIG} merged over {user_path}")
+    cfg = _validate(_merge(user, project), f"{paths.PROJECT_CONFIG} merged over {user_path}")
+    _check_pool(cfg, paths.PROJECT_CONFIG if "model_pool" in (project.get("memory") or {}) else user_path)
+    return cfg
+
+
+def _check_pool(cfg: Config, where: str) -> None:
+    """model_pool may name a pool the other file defines, so it is checked after the merge."""
+    name = cfg.memory.model_pool
+    if name is not None and name not in cfg.memory.pools:
+        have = ", ".join(sorted(cfg.memory.pools)) or "none"
+        raise UserError(f"{where}: memory.model_pool: no pool {name!r} in memory.pools (pools: {have})")

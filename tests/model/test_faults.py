@@ -238,7 +238,8 @@ def test_a_missing_key_variable_fails_without_a_request(
 @pytest.mark.parametrize(("pools", "model_pool", "says"), [
     ({}, None, "pool 'main', which memory.pools does not define"),
     ({"main": []}, None, "pool 'main', which memory.pools does not define (or is empty)"),
-    ({"main": [endpoint("http://127.0.0.1:9/v1")]}, "local", "memory.model_pool names pool 'local'"),
+    ({"main": [endpoint("http://127.0.0.1:9/v1")], "local": []}, "local",
+     "memory.model_pool names pool 'local'"),
 ])
 def test_a_pool_that_is_not_there_is_a_setup_failure(
     repo: Path, capsys: pytest.CaptureFixture[str], pools: dict[str, Any], model_pool: str | None,
@@ -248,6 +249,15 @@ def test_a_pool_that_is_not_there_is_a_setup_failure(
     session(repo)
     assert main(["extract"]) == 1
     assert says in status(capsys)
+    nothing_written(repo)
+
+
+def test_a_model_pool_no_pool_defines_is_a_configuration_error(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    configure(repo, {"main": [endpoint("http://127.0.0.1:9/v1")]}, "local")
+    session(repo)
+    assert main(["extract"]) == 2
+    assert "memory.model_pool: no pool 'local' in memory.pools (pools: main)" in capsys.readouterr().err
     nothing_written(repo)
 
 
