@@ -15,6 +15,7 @@ provenance) and appends the revocation, with who and when, to the learning.
 """
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from chord_memory import atomic, learnings, paths, records
@@ -47,17 +48,22 @@ def _summary(lesson: str, limit: int) -> str:
 
 
 def decision(lr: Learning, by: str, created: str, limits: records.Limits) -> records.Record:
-    """The decision record a promotion writes (not yet checked against the limits)."""
-    from chord_memory.extract.plan import new_id
+    """The decision record a promotion writes (not yet checked against the limits).
 
+    Every text is scrubbed of secrets: the learning file may have been edited by hand.
+    """
+    from chord_memory.extract.plan import new_id
+    from chord_memory.secrets import scrub
+
+    lesson = scrub(lr.lesson)[0]
     days = sorted(s["at"][:10] for s in lr.sightings) or [created[:10]]
     who = "a person (--by human)" if by == "human" else "automatic promotion (memory.autoPromote)"
-    summary = _summary(lr.lesson, limits.summary_chars)
+    summary = _summary(lesson, limits.summary_chars)
     return records.Record(
-        new_id(summary, lr.lesson, created), "decision", "user" if by == "human" else "assistant",
-        "stated", by, created, f"learning:{lr.key}", None, summary, lr.lesson,
-        f"The lesson was seen in {lr.sessions} distinct sessions ({days[0]} to {days[-1]}) and "
-        f"promoted by {who} on {created[:10]}.",
+        new_id(summary, lesson, created), "decision", "user" if by == "human" else "assistant",
+        "stated", by, created, f"learning:{lr.key}", None, summary, lesson,
+        scrub(f"The lesson was seen in {lr.sessions} distinct sessions ({days[0]} to {days[-1]}) and "
+              f"promoted by {who} on {created[:10]}.")[0],
         "Follow it as a project decision. If it no longer holds, revoke it: "
         f"`chord-memory learnings revoke --ids {lr.key} --by human`.",
     )
@@ -66,6 +72,8 @@ def decision(lr: Learning, by: str, created: str, limits: records.Limits) -> rec
 def _refusal(rec: records.Record, text: str, limits: records.Limits, known: set[str]) -> str | None:
     from chord_memory import durable
 
+    if not re.search(r"[^\W_]", re.sub(r"\[REDACTED:[^\]]*\]", "", rec.conclusion)):
+        return "the lesson is nothing but a secret once scrubbed; edit `lesson` in the file or reject it"
     if len(rec.conclusion) > limits.statement_chars:
         return f"the lesson is over {limits.statement_chars} characters (memory.limits.statement_chars)"
     if len(text.encode()) > limits.record_bytes:
@@ -82,7 +90,10 @@ def _region_problem(root: str) -> str | None:
     """Why MEMORY.md's region cannot take a new line, checked before any file is written."""
     from chord_memory.recall.entries import ids
 
-    return ids(atomic.read_or_none(f"{root}/{paths.MEMORY_MD}"))[1] or None
+    try:
+        return ids(atomic.read_or_none(f"{root}/{paths.MEMORY_MD}"))[1] or None
+    except OSError as e:
+        return f"{paths.MEMORY_MD}: {e.strerror or 'unreadable'}"
 
 
 def promote(root: str, key: str, by: str, limits: records.Limits, known: set[str]) -> str:
@@ -145,9 +156,14 @@ def auto_promote(root: str) -> list[str]:
     r = rules(root)
     if not r.auto or r.max_per_run <= 0:
         return []
+    try:
+        every = learnings.load_all(root)
+    except UserError as e:  # one bad file must not fail the extraction run that called us
+        status.log(root, f"autoPromote skipped: {e}")
+        return []
     known = known_conclusions(root, r.limits)
     done: list[str] = []
-    for lr in learnings.ready(learnings.load_all(root), r.min_sightings):
+    for lr in learnings.ready(every, r.min_sightings):
         if len(done) >= r.max_per_run:
             break
         try:

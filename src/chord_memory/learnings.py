@@ -17,6 +17,7 @@ by compare-and-swap, so extraction and a person can act at the same time.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import time
@@ -29,6 +30,8 @@ from chord_memory.index import valid_id
 
 STATUSES = ("open", "promoted", "rejected", "revoked")
 ATTEMPTS = 8
+# Far above any learning or suggestion (thousands of sightings), far below what hurts to parse.
+MAX_BYTES = 1 << 20
 
 
 class Learning(NamedTuple):
@@ -46,6 +49,16 @@ class Learning(NamedTuple):
     def to_json(self) -> bytes:
         return (json.dumps(self._asdict(), ensure_ascii=False, indent=2) + "\n").encode()
 
+    def scrubbed(self) -> Learning:
+        """The learning with secrets scrubbed from every text: a hand edit may have put one in."""
+        from chord_memory.secrets import scrub
+
+        def clean(d: dict[str, str]) -> dict[str, str]:
+            return {k: scrub(v)[0] for k, v in d.items()}
+
+        return self._replace(lesson=scrub(self.lesson)[0], sightings=[clean(s) for s in self.sightings],
+                             actions=[clean(a) for a in self.actions])
+
 
 def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
@@ -53,6 +66,22 @@ def now() -> str:
 
 def path(root: str, key: str) -> str:
     return os.path.join(root, paths.LEARNINGS_DIR, f"{key}.json")
+
+
+def read_file(full: str, rel: str) -> bytes | None:
+    """A learning or suggestion file's bytes, None when missing; else UserError (exit 1) naming it.
+
+    A symbolic link is not followed (it could lead out of the project), and
+    read_or_none refuses directories, FIFOs, devices and oversized files, so a
+    bad file is one line, never a hang or a traceback. Shared with promotions.py.
+    """
+    try:
+        if os.path.islink(full):
+            raise OSError(errno.ELOOP, "a symbolic link, not followed (it could lead out of the project)")
+        return atomic.read_or_none(full, MAX_BYTES)
+    except OSError as e:
+        raise UserError(f"{rel}: {e.strerror or 'unreadable'}; replace it with a file or delete it", 1) \
+            from None
 
 
 def parse(data: bytes, key: str) -> Learning:
@@ -65,15 +94,17 @@ def parse(data: bytes, key: str) -> Learning:
             [{"session": str(s["session"]), "at": str(s["at"])} for s in raw["sightings"]],
             [{str(k): str(v) for k, v in a.items()} for a in raw.get("actions", [])],
         )
-    except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError):
+    except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         raise UserError(f"{rel}: not a learning file (see docs/recall.md); fix or delete it", 1) from None
     if learning.key != key or learning.status not in STATUSES:
         raise UserError(f"{rel}: `key` must be {key!r} and `status` one of {', '.join(STATUSES)}", 1)
+    if learning.record is not None and not (isinstance(learning.record, str) and valid_id(learning.record)):
+        raise UserError(f"{rel}: `record` must be null or a record id; fix or delete it", 1)
     return learning
 
 
 def load(root: str, key: str) -> Learning | None:
-    data = atomic.read_or_none(path(root, key))
+    data = read_file(path(root, key), f"{paths.LEARNINGS_DIR}/{key}.json")
     return parse(data, key) if data is not None else None
 
 
@@ -91,10 +122,11 @@ def change(root: str, key: str, edit: Callable[[Learning | None], Learning | Non
     """Read, edit and write one learning by compare-and-swap; None from edit writes nothing."""
     full = path(root, key)
     for _ in range(ATTEMPTS):
-        data = atomic.read_or_none(full)
+        data = read_file(full, f"{paths.LEARNINGS_DIR}/{key}.json")
         new = edit(parse(data, key) if data is not None else None)
         if new is None:
             return None
+        new = new.scrubbed()
         try:
             atomic.write_if_unchanged(full, data, new.to_json())
             return new

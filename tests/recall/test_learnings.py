@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -160,3 +162,98 @@ def test_an_unusable_region_is_refused_before_anything_is_written(
     assert main(["learnings", "promote", "--ids", "some-good-lesson", "--by", "human"]) == 1
     assert "CM104" in capsys.readouterr().err
     assert not (repo / ".chord/memory/records").exists()
+
+
+TOKEN = "ghp_" + "aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5"
+
+
+def hand_edited(repo: Path, key: str, lesson: str, **extra: object) -> Path:
+    """A learning file as a person might edit it: seen in two sessions, nothing scrubbed."""
+    folder = repo / ".chord/memory/learnings"
+    folder.mkdir(parents=True, exist_ok=True)
+    f = folder / f"{key}.json"
+    f.write_text(json.dumps({"key": key, "lesson": lesson, "status": "open", "record": None, "sightings": [
+        {"session": "a:1", "at": "2026-11-01T00:00:00Z"}, {"session": "b:2", "at": "2026-11-02T00:00:00Z"}],
+        "actions": [], **extra}))
+    return f
+
+
+@pytest.mark.parametrize("by", ["human", "auto"])
+def test_a_hand_edited_secret_is_scrubbed_from_record_index_file_and_list(
+        repo: Path, by: str, capsys: pytest.CaptureFixture[str]) -> None:
+    f = hand_edited(repo, "deploy-token", f"Deploy with the token {TOKEN} from the vault.")
+    assert main(["learnings", "list"]) == 0
+    assert TOKEN not in capsys.readouterr().out
+    if by == "human":
+        assert main(["learnings", "promote", "--ids", "deploy-token", "--by", "human"]) == 0
+    else:
+        config(repo, "  autoPromote: {enabled: true}\n")
+        assert len(decisions.auto_promote(str(repo))) == 1
+    rid = learnings.find(str(repo), "deploy-token").record
+    assert rid
+    written = [(repo / "MEMORY.md").read_text(), (repo / f".chord/memory/records/{rid}.md").read_text(),
+               f.read_text()]
+    assert all(TOKEN not in text and "[REDACTED:" in text for text in written)
+    assert record_of(repo, rid).conclusion == "Deploy with the token [REDACTED:github-token] from the vault."
+
+
+def test_a_lesson_that_is_only_a_secret_is_not_promoted(
+        repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hand_edited(repo, "only-a-token", f" {TOKEN}. ")
+    assert main(["learnings", "promote", "--ids", "only-a-token", "--by", "human"]) == 1
+    assert "nothing but a secret" in capsys.readouterr().err
+    assert not (repo / ".chord/memory/records").exists() and not (repo / "MEMORY.md").exists()
+
+
+def _directory(f: Path) -> None:
+    f.mkdir()
+
+
+def _deep_json(f: Path) -> None:
+    f.write_text("[" * 100_000 + "]" * 100_000)
+
+
+def _dev_zero(f: Path) -> None:
+    f.symlink_to("/dev/zero")
+
+
+def _fifo(f: Path) -> None:
+    os.mkfifo(f)
+
+
+def _link_out(f: Path) -> None:
+    """A valid learning outside the project, linked in."""
+    outside = hand_edited(f.parents[4], f.stem, "Outside the project.")
+    f.symlink_to(outside)
+
+
+BAD_FILES = [_directory, _deep_json, _dev_zero, _fifo, _link_out]
+
+
+@pytest.mark.parametrize("make", BAD_FILES, ids=lambda m: m.__name__.strip("_"))
+@pytest.mark.parametrize("action", ["list", "promote", "reject", "revoke"])
+def test_a_bad_learning_file_is_one_line(
+        repo: Path, make: Callable[[Path], None], action: str, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = repo / ".chord/memory/learnings"
+    folder.mkdir(parents=True)
+    make(folder / "bad-lesson.json")
+    argv = ["learnings", action] + ([] if action == "list" else ["--ids", "bad-lesson", "--by", "human"])
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ".chord/memory/learnings/bad-lesson.json: " in err
+    assert "unexpected" not in err and "Traceback" not in err
+    assert not (repo / "MEMORY.md").exists()
+
+
+def test_auto_promotion_logs_a_bad_file_and_carries_on(repo: Path) -> None:
+    config(repo, "  autoPromote: {enabled: true}\n")
+    hand_edited(repo, "good-lesson", "Run the linters before pushing.")
+    _deep_json(repo / ".chord/memory/learnings/bad-lesson.json")
+    assert decisions.auto_promote(str(repo)) == []
+
+
+def test_a_record_field_that_is_not_an_id_is_refused(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    hand_edited(repo, "odd-record", "Run the linters before pushing.", record="../../MEMORY.md",
+                status="promoted")
+    assert main(["learnings", "revoke", "--ids", "odd-record", "--by", "human"]) == 1
+    assert "`record` must be null or a record id" in capsys.readouterr().err

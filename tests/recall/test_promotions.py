@@ -1,6 +1,8 @@
 """promotions list | accept | reject, and forget: index lines only, never AGENTS.md or docs."""
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -81,3 +83,73 @@ def test_forget_removes_one_line_and_nothing_else(
     set_region(example_repo, ["junk line"])
     assert main(["forget", "20261121-migrations-need-review-b71e04"]) == 1
     assert "CM104" in capsys.readouterr().err
+
+
+TOKEN = "ghp_" + "aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5"
+
+
+def test_list_and_accept_scrub_what_they_print(
+        example_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = suggestion(example_repo, UV)
+    f.write_text(f.read_text().replace("It must always apply.", f"Token {TOKEN} goes here.")
+                 .replace("Always install with uv.", f"Install with uv; the token is {TOKEN}."))
+    assert main(["promotions", "list"]) == 0
+    out = capsys.readouterr().out
+    assert TOKEN not in out and "why: Token [REDACTED:github-token] goes here." in out
+    assert main(["promotions", "accept", UV]) == 0
+    out = capsys.readouterr().out
+    assert TOKEN not in out and "the token is [REDACTED:github-token]." in out
+
+
+@pytest.mark.parametrize(("target", "path"), [
+    ("docs", "../../../tmp/x.md"), ("docs", "/tmp/x.md"), ("docs", "docs/../../x.md"),
+    ("AGENTS.md", "~/AGENTS.md"), ("elsewhere", "null"),
+])
+def test_a_target_outside_the_project_is_refused(
+        example_repo: Path, target: str, path: str, capsys: pytest.CaptureFixture[str]) -> None:
+    suggestion(example_repo, UV, target, path)
+    assert main(["promotions", "list"]) == 1
+    assert main(["promotions", "accept", UV]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 2 and "inside the project" in err and path not in err
+    assert UV in (example_repo / "MEMORY.md").read_text()
+    assert main(["promotions", "reject", UV]) == 0  # the way to drop it
+    assert not (example_repo / PROMOS / f"{UV}.md").exists()
+
+
+def _directory(f: Path) -> None:
+    f.mkdir()
+
+
+def _deep_yaml(f: Path) -> None:
+    f.write_text("---\n" + "[" * 8000 + "]" * 8000 + "\n---\n## Draft\nx\n")
+
+
+def _dev_zero(f: Path) -> None:
+    f.symlink_to("/dev/zero")
+
+
+def _fifo(f: Path) -> None:
+    os.mkfifo(f)
+
+
+def _link_out(f: Path) -> None:
+    """A valid suggestion outside the project, linked in."""
+    f.symlink_to(suggestion(f.parents[4], f.stem))
+
+
+@pytest.mark.parametrize("make", [_directory, _deep_yaml, _dev_zero, _fifo, _link_out],
+                         ids=lambda m: m.__name__.strip("_"))
+@pytest.mark.parametrize("action", ["list", "accept", "reject"])
+def test_a_bad_suggestion_file_is_one_line(
+        example_repo: Path, make: Callable[[Path], None], action: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    (example_repo / PROMOS).mkdir(parents=True)
+    make(example_repo / PROMOS / f"{UV}.md")
+    before = (example_repo / "MEMORY.md").read_text()
+    assert main(["promotions", action] + ([] if action == "list" else [UV])) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{PROMOS}/{UV}.md: " in err
+    assert "unexpected" not in err and "Traceback" not in err
+    assert (example_repo / "MEMORY.md").read_text() == before
+    assert os.path.lexists(example_repo / PROMOS / f"{UV}.md")

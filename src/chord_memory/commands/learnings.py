@@ -6,6 +6,7 @@ import sys
 
 from chord_memory import decisions, learnings, paths
 from chord_memory.errors import UserError
+from chord_memory.secrets import scrub
 
 
 def _list(root: str, r: decisions.Rules) -> str:
@@ -40,7 +41,7 @@ def _list(root: str, r: decisions.Rules) -> str:
             what = f" as {lr.record}" if lr.record else ""
             out.append(f"{lr.status.capitalize()}{what}: {lr.key} "
                        f"(by {last.get('by', '?')} on {last.get('at', '?')[:10]})")
-    return "\n".join(out) + "\n"
+    return scrub("\n".join(out) + "\n")[0]  # the files may hold a secret typed in by hand
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,6 +5,12 @@ import argparse
 
 from chord_memory import paths, promotions
 from chord_memory.errors import UserError
+from chord_memory.secrets import scrub
+
+
+def _print(text: str) -> None:
+    """Print text from a suggestion file, scrubbed: the file may hold a secret typed in by hand."""
+    print(scrub(text)[0])
 
 
 def _list(root: str) -> None:
@@ -15,9 +21,8 @@ def _list(root: str) -> None:
     indexed = set(promotions.indexed(root))
     for sug in found:
         state = "still indexed" if sug.id in indexed else "out of the index"
-        print(f"{sug.id}  -> {sug.where}  ({state}; {sug.created[:10]})")
-        print(f"    why: {sug.reason}")
-        print(f"    draft: {paths.PROMOTIONS_DIR}/{sug.id}.md")
+        _print(f"{sug.id}  -> {sug.where}  ({state}; {sug.created[:10]})\n    why: {sug.reason}\n"
+               f"    draft: {paths.PROMOTIONS_DIR}/{sug.id}.md")
     print("\nMove the drafts you agree with into place yourself (chord-memory never edits AGENTS.md "
           "or docs), then:\n  chord-memory promotions accept ID   # the entry leaves the index\n"
           "  chord-memory promotions reject ID   # the suggestion goes; the entry stays memory")
@@ -34,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "accept":
         sug = promotions.accept(root, args.id)
         print(f"accepted {sug.id}: its entry left the index and the suggestion file is deleted.")
-        print(f"If you have not moved it into {sug.where} yet, here is the draft:\n\n{sug.draft}")
+        _print(f"If you have not moved it into {sug.where} yet, here is the draft:\n\n{sug.draft}")
     else:
         sug, restored = promotions.reject(root, args.id)
         again = "; its entry is back at the top of the index" if restored else ""

@@ -14,7 +14,9 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
+from chord_memory import paths
 from chord_memory.config import Config
+from chord_memory.errors import UserError
 from chord_memory.extract import apply, plan, sources, state
 from chord_memory.extract.model import Deferred, Timing
 from chord_memory.extract.reply import Reply
@@ -41,7 +43,7 @@ class Outcome(NamedTuple):
 def _agents_guidance(root: str) -> str:
     """Bounded AGENTS.md text: what the rules already say is not memory."""
     try:
-        with open(os.path.join(root, "AGENTS.md"), "rb") as f:
+        with paths.open_regular(os.path.join(root, "AGENTS.md")) as f:
             return f.read(AGENTS_MAX).decode("utf-8", "replace")
     except OSError:
         return ""
@@ -170,7 +172,10 @@ def run(root: str, cfg: Config, *, dry_run: bool = False, now: float | None = No
         if p.learnings:
             from chord_memory import learnings
 
-            learnings.record_sightings(root, origin, p.learnings)
+            try:
+                learnings.record_sightings(root, origin, p.learnings)
+            except UserError as e:  # a learning file broken by hand: the records are written
+                status.log(root, f"{origin}: sightings not counted: {e}")
         status.log(root, f"{origin}: {len(p.creates)} files, {len(p.ops)} index changes, "
                    f"{len(p.skipped)} skipped, {session.skipped} transcript lines skipped")
     if model is not None and not dry_run:
