@@ -34,5 +34,7 @@ def test_only_the_invoked_command_is_declared(capsys: pytest.CaptureFixture[str]
 
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["summary", "--budget", "0"]) == 2
-    assert "above 0" in capsys.readouterr().err
+    assert "from 200 to" in capsys.readouterr().err
+    assert cli.main(["recall", "x", "--max", "9223372036854775807"]) == 2  # sqlite's integers end there
+    assert "from 1 to 1,000" in capsys.readouterr().err
     assert cli.main(["summary", "--budget", "x"]) == 2

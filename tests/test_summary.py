@@ -39,7 +39,8 @@ def test_records_that_do_not_load_are_left_out(
     assert main(["summary"]) == 0
     out = capsys.readouterr().out
     assert "too-long" not in out and "absent" not in out
-    assert "(2 more memory entries left out" in out
+    assert "(2 entries left out because the record does not load; run `chord-memory check`)" in out
+    assert "to fit the budget" not in out  # the budget did not leave them out
 
 
 def test_size_does_not_grow_with_records() -> None:

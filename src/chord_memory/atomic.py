@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import stat
 import tempfile
 
 # The most any file of ours is read to: far above any memory file, far below a /dev/zero.
@@ -27,13 +26,13 @@ def read_or_none(path: str, limit: int = MAX_READ) -> bytes | None:
     device (a link to /dev/zero, say) is "not a regular file", and a bigger file is refused
     rather than read into memory. O_NONBLOCK keeps the open of a FIFO from waiting forever.
     """
+    from chord_memory.paths import open_regular
+
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        f = open_regular(path)
     except FileNotFoundError:
         return None
-    with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", path)
+    with f:
         data = f.read(limit + 1)
     if len(data) > limit:
         raise OSError(errno.EFBIG, f"larger than {limit:,} bytes", path)

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import marshal
 import os
+import stat
 
 from chord_memory import __version__, paths
+
+MAX_BYTES = 256 << 20  # 10,000 records cache in about 5 MB
 
 TYPE_CHECKING = False  # the git hooks import this module: keep `typing` out of their way
 if TYPE_CHECKING:
@@ -30,12 +33,26 @@ def _code() -> str:
     return "|".join(parts)
 
 
+NOT_A_FILE = b"\0 not a regular file"  # a key no real file has: config.load then says what is wrong
+
+
 def _small(path: str) -> bytes | None:
+    """The first 256 KiB + 1 of a regular file; None when there is none; NOT_A_FILE otherwise
+    (a folder or a FIFO where a config file belongs must be reported, never read or waited on)."""
     try:
-        with open(path, "rb") as f:
-            return f.read(262145)
-    except OSError:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
         return None
+    except OSError:
+        return NOT_A_FILE
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return NOT_A_FILE
+        return os.read(fd, 262145)
+    except OSError:
+        return NOT_A_FILE
+    finally:
+        os.close(fd)
 
 
 def config_key(root: str) -> tuple[str, bytes | None, bytes | None]:
@@ -54,8 +71,16 @@ def load(root: str, name: str) -> Any:
     if path is None:
         return None
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        # Never through a link, never a FIFO or a device, never more than MAX_BYTES: a cache
+        # linked to /dev/zero would otherwise hang every command that reads it.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            return None
+        with os.fdopen(fd, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+        if len(data) > MAX_BYTES:
+            return None
         # loads on the bytes, not load on the file: marshal.load reads a file object a few bytes
         # at a time, which made a 5 MB cache take 85 ms to load instead of 16.
         version, value = marshal.loads(data)

@@ -31,14 +31,17 @@ class _Formatter(argparse.HelpFormatter):
         super().__init__(prog, indent_increment, max_help_position, width)
 
 
-def _positive_int(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
-    if number <= 0:
-        raise argparse.ArgumentTypeError(f"expected a number above 0, got {value}")
-    return number
+def _whole(low: int, high: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from low to high (sqlite and the budget need bounds)."""
+    def parse(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {value!r}") from None
+        if not low <= number <= high:
+            raise argparse.ArgumentTypeError(f"expected a number from {low:,} to {high:,}, got {value}")
+        return number
+    return parse
 
 
 def _none(p: argparse.ArgumentParser) -> None:
@@ -66,7 +69,7 @@ def _scan(p: argparse.ArgumentParser) -> None:
 
 
 def _summary(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--budget", type=_positive_int, metavar="N",
+    p.add_argument("--budget", type=_whole(200, 10_000_000), metavar="N",
                    help="characters at most, preamble included (default: memory.injection_budget)")
     p.add_argument("--format", choices=("text", "json", "claude-code"), default="text")
 
@@ -89,7 +92,7 @@ def _hook(p: argparse.ArgumentParser) -> None:
 
 def _recall(p: argparse.ArgumentParser) -> None:
     p.add_argument("query", metavar="QUERY")
-    p.add_argument("--max", type=_positive_int, metavar="N", help="at most N records (memory.maxRecall)")
+    p.add_argument("--max", type=_whole(1, 1000), metavar="N", help="at most N records (memory.maxRecall)")
     p.add_argument("--backend", choices=("file", "sqlite"), help="default: memory.backend")
     p.add_argument("--docs", nargs="+", metavar="PATH", default=[],
                    help="documentation files a brief would otherwise include")
@@ -187,13 +190,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as e:  # the file system said no: a directory, a read-only .git, a full disk
+        print(f"chord-memory: {errors.os_error(e)}", file=sys.stderr)
+        return errors.USAGE
     except Exception as e:
         path = errors.log_crash()
-        print(
-            f"chord-memory: unexpected failure ({type(e).__name__}); "
-            f"details are in {path}; please report it.",
-            file=sys.stderr,
-        )
+        where = f"details are in {path}" if path else "the crash log could not be written either"
+        print(f"chord-memory: unexpected failure ({type(e).__name__}); {where}; please report it.",
+              file=sys.stderr)
         return errors.CRASH
 
 

@@ -3,6 +3,10 @@ from __future__ import annotations
 
 import os
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing; every hook imports this module
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
 MEMORY_MD = "MEMORY.md"
 MEMORY_DIR = ".chord/memory"
 RECORDS_DIR = ".chord/memory/records"
@@ -11,6 +15,23 @@ LEARNINGS_DIR = ".chord/memory/learnings"
 PROJECT_CONFIG = ".chord/config.yaml"
 NOTES_DIR = ".chord/notes"
 STATE_NAME = "chord-memory"
+
+
+def open_regular(path: str) -> BinaryIO:
+    """open(path, "rb"), for a regular file only (following links): a FIFO where a file belongs
+    must not hang a command, nor a link to /dev/zero feed it forever. Anything else is an
+    OSError whose strerror says "not a regular file"."""
+    import errno
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", path)
+    except BaseException:
+        os.close(fd)
+        raise
+    return os.fdopen(fd, "rb")
 
 
 def find_root(start: str | None = None) -> str:

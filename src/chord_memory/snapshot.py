@@ -38,6 +38,24 @@ def _inside(root: str, path: str) -> bool:
     return real == real_root or real.startswith(real_root + os.sep)
 
 
+LINKED_MEMORY_MD = "MEMORY.md: is a symbolic link; it is not followed (replace it with a regular file)"
+
+
+def unsafe(root: str) -> str | None:
+    """Why summary and recall must not read this memory, as `check` would say it; None when fine.
+
+    MEMORY.md must be a regular file (a link is CM309, in the working tree and when staged), and
+    the records folder must not lead out of the repository (its records are CM201 then).
+    """
+    if os.path.islink(os.path.join(root, paths.MEMORY_MD)):
+        return LINKED_MEMORY_MD
+    folder = os.path.join(root, paths.RECORDS_DIR)
+    if os.path.lexists(folder) and not _inside(root, folder):
+        return (f"{paths.RECORDS_DIR}: leads out of the repository through a symbolic link; it is "
+                "not followed (make it a regular folder)")
+    return None
+
+
 def read_file(root: str, rel: str, limit: int, follow_inside: bool) -> MemFile:
     full = os.path.join(root, rel)
     try:
@@ -105,7 +123,7 @@ def _assemble(root: str, files: list[MemFile], staged: bool) -> Snapshot:
 def from_worktree(root: str) -> Snapshot:
     files: list[MemFile] = []
     if os.path.lexists(os.path.join(root, paths.MEMORY_MD)):
-        files.append(read_file(root, paths.MEMORY_MD, MAX_MEMORY_MD, follow_inside=True))
+        files.append(read_file(root, paths.MEMORY_MD, MAX_MEMORY_MD, follow_inside=False))
     for rel in _walk(root, paths.MEMORY_DIR):
         files.append(read_file(root, rel, MAX_RECORD, follow_inside=False))
     return _assemble(root, files, staged=False)

@@ -23,9 +23,17 @@ class Summary(NamedTuple):
     left_out: int
 
 
-def _note(count: int) -> str:
-    noun = "entry" if count == 1 else "entries"
-    return f"({count} more memory {noun} left out to fit the budget; see MEMORY.md)\n"
+def _note(count: int, broken: int = 0) -> str:
+    """What was left out, and why: the budget, or records that do not load (check says which)."""
+    parts = []
+    if count - broken:
+        noun = "entry" if count - broken == 1 else "entries"
+        parts.append(f"{count - broken} more memory {noun} left out to fit the budget; see MEMORY.md")
+    if broken:
+        noun = "entry" if broken == 1 else "entries"
+        parts.append(f"{broken} {noun} left out because the record does not load; "
+                     "run `chord-memory check`")
+    return f"({'; '.join(parts)})\n"
 
 
 def build(lines: list[str], budget: int, loads: Callable[[int], bool] = lambda i: True,
@@ -40,8 +48,9 @@ def build(lines: list[str], budget: int, loads: Callable[[int], bool] = lambda i
     shown: list[str] = []
     used = len(PREAMBLE)
     dropped = 0
+    longest = len(_note(2 * total, total))  # both reasons, each with the most digits
     for i, line in enumerate(lines):
-        reserve = len(_note(total)) if (i + 1 < total or dropped) else 0
+        reserve = longest if (i + 1 < total or dropped) else 0
         if used + len(line) + 1 + reserve > budget:
             break
         if not loads(i):
@@ -50,7 +59,7 @@ def build(lines: list[str], budget: int, loads: Callable[[int], bool] = lambda i
         shown.append(line)
         used += len(line) + 1
     left = total - len(shown)
-    text = PREAMBLE + "".join(s + "\n" for s in shown) + (_note(left) if left else "")
+    text = PREAMBLE + "".join(s + "\n" for s in shown) + (_note(left, dropped) if left else "")
     return Summary(text, len(shown), left)
 
 

@@ -113,7 +113,7 @@ def worktree_sources(root: str) -> list[Source]:
     sources = []
     for rel in found:
         try:
-            with open(os.path.join(root, rel), "rb") as f:
+            with paths.open_regular(os.path.join(root, rel)) as f:
                 sources.append(_memory_source(rel, f.read()))
         except OSError as e:
             raise UserError(f"{rel}: cannot be read ({e.strerror})") from None
@@ -130,7 +130,7 @@ def named_source(root: str, given: str) -> Source:
             raise UserError(f"{given}: is a directory; name files, or give no PATH to scan "
                             "the memory files")
         try:
-            with open(given, "rb") as f:
+            with paths.open_regular(given) as f:
                 data = f.read()
         except FileNotFoundError:
             raise UserError(f"{given}: no such file") from None

@@ -5,14 +5,15 @@ import argparse
 import os
 
 from chord_memory import paths
+from chord_memory.snapshot import MAX_MEMORY_MD
 
 
 def _region_problem(root: str) -> str | None:
     from chord_memory import index
 
     try:
-        with open(os.path.join(root, paths.MEMORY_MD), "rb") as f:
-            data = f.read()
+        with paths.open_regular(os.path.join(root, paths.MEMORY_MD)) as f:
+            data = f.read(MAX_MEMORY_MD + 1)
     except FileNotFoundError:
         return None
     except OSError as e:

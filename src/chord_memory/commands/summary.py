@@ -10,21 +10,27 @@ import argparse
 import os
 import sys
 
-from chord_memory import cache, index, loaded, paths, summary
+from chord_memory import cache, index, loaded, paths, snapshot, summary
 from chord_memory.errors import UserError
-from chord_memory.snapshot import MAX_MEMORY_MD
+from chord_memory.snapshot import LINKED_MEMORY_MD, MAX_MEMORY_MD
 
 PREFIX_CHARS = 65536  # the cache keeps the entries a summary of up to this budget can show
 
 
 def _entries(root: str, budget: int) -> tuple[list[str], int]:
     """The region's entries (at least those a summary of `budget` can show), and how many."""
+    import stat
+
     from chord_memory.region import decode
 
     path = os.path.join(root, paths.MEMORY_MD)
-    try:
-        with open(path, "rb") as f:
-            stamp = _stamp(os.fstat(f.fileno()))
+    try:  # never through a link, and a FIFO must not hang the session that starts
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise UserError("MEMORY.md: is not a regular file (make it one)", 1)
+            stamp = _stamp(st)
             cached = cache.load(root, "summary-index")
             if isinstance(cached, tuple) and cached[0] == stamp and budget <= PREFIX_CHARS:
                 return list(cached[1]), cached[2]
@@ -32,6 +38,8 @@ def _entries(root: str, budget: int) -> tuple[list[str], int]:
     except FileNotFoundError:
         return [], 0
     except OSError as e:
+        if os.path.islink(path):
+            raise UserError(LINKED_MEMORY_MD, 1) from None
         raise UserError(f"MEMORY.md: cannot be read ({e.strerror})", 1) from None
     if len(data) > MAX_MEMORY_MD:
         raise UserError(f"MEMORY.md: larger than {MAX_MEMORY_MD} bytes; it is not read", 1)
@@ -44,13 +52,24 @@ def _entries(root: str, budget: int) -> tuple[list[str], int]:
         raise UserError(index.reason(problems[0]), 1)
     prefix, size = [], 0
     for line in lines:
-        if size > PREFIX_CHARS:
+        if size > max(budget, PREFIX_CHARS):
             break
         prefix.append(line)
         size += len(line) + 1
-    if stamp is not None:
+    prefix = _scrubbed(prefix)  # what a session sees goes to its model: never a secret
+    if stamp is not None and budget <= PREFIX_CHARS:
         cache.store(root, "summary-index", (stamp, prefix, len(lines)))
-    return lines, len(lines)
+    return prefix, len(lines)
+
+
+def _scrubbed(lines: list[str]) -> list[str]:
+    """The lines with every secret replaced by `[REDACTED:<kind>]`: `check` reports a secret in
+    MEMORY.md, but one not yet committed must not reach a session either. Only the lines a
+    summary can show are scanned, and only when MEMORY.md changed (the result is cached)."""
+    from chord_memory.secrets import scrub
+
+    clean = scrub("\n".join(lines))[0].split("\n")
+    return clean if len(clean) == len(lines) else [scrub(line)[0] for line in lines]
 
 
 def _stamp(st: os.stat_result) -> tuple[int, ...] | None:
@@ -69,8 +88,6 @@ def _stamp(st: os.stat_result) -> tuple[int, ...] | None:
 
 def _loads(root: str, record_id: str, results: loaded.Results) -> bool:
     """Whether the record behind an entry loads: a regular file that parses within limits."""
-    from chord_memory import snapshot
-
     f = snapshot.read_file(root, paths.record_path(record_id), snapshot.MAX_RECORD, False)
     if f.data is None or f.sha is None or f.problem:
         return False
@@ -90,6 +107,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         root = paths.find_root()
     conf = settings.load(root)
+    problem = snapshot.unsafe(root)
+    if problem:
+        raise UserError(problem, 1)
     budget = args.budget or conf.budget
     lines, total = _entries(root, budget)
     results = loaded.Results(root, conf.limits, "summary")

@@ -19,6 +19,7 @@ import os
 import re
 from typing import NamedTuple
 
+from chord_memory import paths
 from chord_memory.errors import UserError
 from chord_memory.recall import Hit
 
@@ -44,7 +45,7 @@ def _relative(root: str, given: str) -> str:
 
 def _read(given: str) -> str:
     try:
-        with open(given, "rb") as f:
+        with paths.open_regular(given) as f:
             return f.read(MAX_DOC).decode("utf-8", "replace")
     except FileNotFoundError:
         raise UserError(f"--docs {given}: no such file") from None

@@ -53,8 +53,11 @@ def search(root: str, limits: tuple[int, int, int], words: list[str], limit: int
             result = new[key] = loaded.compute(rid, data, lim)
         rec = loaded.record(result)
         if rec is not None and any(w in rec.text.lower() for w in words):
-            hits.append(Hit(rec.id, rec.type, rec.source, rec.status, rec.actor, rec.summary,
-                            rec.conclusion, rec.why, rec.how, data, None))
+            from chord_memory.recall.update import scrubbed
+
+            summary, conclusion, why, how = scrubbed((rec.summary, rec.conclusion, rec.why, rec.how))
+            hits.append(Hit(rec.id, rec.type, rec.source, rec.status, rec.actor, summary, conclusion,
+                            why, how, data, None))
             if len(hits) >= limit:
                 break
     if new:

@@ -37,10 +37,12 @@ DEFAULTS = Options(5, "sqlite", True, (160, 1000, 4096))
 
 def _raw(path: str) -> bytes:
     try:
-        with open(path, "rb") as f:
+        with paths.open_regular(path) as f:
             return b"\1" + f.read(262145)
-    except OSError:
+    except FileNotFoundError:
         return b"\0"
+    except OSError as e:  # not "no file": the configuration is validated again, and says what
+        return b"\2" + str(e.strerror).encode()
 
 
 def config_key(root: str) -> bytes:

@@ -24,7 +24,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 3 
 if TYPE_CHECKING:
     from typing import Any
 
-SCHEMA = 5
+SCHEMA = 6  # 6: the text fields are stored scrubbed of secrets
 NAME = "recall.sqlite"
 ROUNDS = 3
 MAX_RECORD = 1 << 20
@@ -72,7 +72,13 @@ def connect(root: str) -> sqlite3.Connection:
         for suffix in ("", "-wal", "-shm"):
             with contextlib.suppress(OSError):
                 os.unlink(path + suffix)
+    try:
         return _open(path)
+    except sqlite3.Error as e:  # still not: a folder in its place, a read-only .git
+        from chord_memory.errors import UserError
+
+        raise UserError(f"{os.path.relpath(path, root)}: the recall index cannot be opened ({e}); "
+                        "remove it, or use --backend file", 2) from None
 
 
 def _open(path: str) -> sqlite3.Connection:

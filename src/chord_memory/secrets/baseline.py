@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
+from chord_memory import paths
 from chord_memory.errors import UserError
 
 if TYPE_CHECKING:
@@ -32,8 +33,8 @@ def load_baseline(root: str, name: str = BASELINE) -> set[tuple[str, str]]:
     import json
 
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
+        with paths.open_regular(path) as f:
+            data = json.loads(f.read(8 << 20).decode("utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as e:
         raise UserError(
             f"{name}: not a readable detect-secrets baseline ({type(e).__name__}); "
