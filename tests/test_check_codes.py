@@ -194,6 +194,10 @@ def test_paths_restrict_the_report(example_repo: Path, capsys: pytest.CaptureFix
     os.chdir(example_repo / ".chord")
     rc, found = codes(capsys, "memory/records/20261129-lonely-record-aaaaaa.md")
     assert (rc, found) == (0, ["CM205"])
+    rc, found = codes(capsys, "memory")  # a folder names what is in it
+    assert (rc, found) == (0, ["CM205"])
+    assert main(["check", "memory/records/20261129-typo.md"]) == 2  # never "clean" for a typo
+    assert "no such file" in capsys.readouterr().err
 
 
 def test_sarif_is_valid_2_1_0(example_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -205,3 +209,33 @@ def test_sarif_is_valid_2_1_0(example_repo: Path, capsys: pytest.CaptureFixture[
     rules = doc["runs"][0]["tool"]["driver"]["rules"]
     assert rules[result["ruleIndex"]]["id"] == result["ruleId"] == "CM201"
     assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == 7
+
+
+def test_a_field_finding_points_at_its_line(example_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rid = "20261129-lines-aaaaaa"
+    index_with(example_repo, rid, source="assistant", status="verified", summary="s" * 200,
+               extra="colour: blue\n")
+    main(["check", "--format", "json"])
+    found = {f["code"]: f["line"] for f in json.loads(capsys.readouterr().out)["findings"]
+             if f["path"].endswith(f"{rid}.md")}
+    # ---, id, type, source, status (5), actor, created, session, supersedes, summary (10), colour
+    assert found == {"CM306": 5, "CM303": 10, "CM301": 11}
+
+
+def test_a_key_given_twice_is_an_error(example_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """YAML would keep the second `source:` silently, while a person reading the file sees the first."""
+    rid = "20261129-twice-aaaaaa"
+    index_with(example_repo, rid, extra="source: assistant\n")
+    main(["check", "--format", "json"])
+    (f,) = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["path"].endswith(f"{rid}.md")]
+    assert (f["code"], f["line"]) == ("CM301", 11) and "duplicate key 'source'" in f["message"]
+
+
+def test_a_secret_quoted_by_a_finding_is_scrubbed(example_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Messages quote the value they are about; a token pasted in the wrong place is still a token."""
+    index_with(example_repo, "20261129-quoted-aaaaaa", type=GH_TOKEN,
+               conclusion=f"Logs are in /home/ana/{GH_TOKEN}/logs.")
+    for fmt in ("text", "json", "sarif"):
+        main(["check", "--format", fmt])
+        out = capsys.readouterr().out
+        assert GH_TOKEN not in out and "[REDACTED:github-token]" in out, fmt

@@ -147,3 +147,13 @@ def test_a_crash_log_that_cannot_be_written_is_still_one_line(repo: Path) -> Non
          "sys.exit(cli.main(['init']))"], cwd=repo, capture_output=True, text=True, timeout=60)
     assert result.returncode == 3
     assert result.stderr.count("\n") == 1 and "could not be written" in result.stderr
+
+
+def test_a_bare_repository_is_refused_not_written_into(tmp_path: Path) -> None:
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    before = sorted(p.name for p in bare.iterdir())
+    for command in (["init"], ["summary"], ["check"]):
+        result = run(bare, *command)
+        assert result.returncode == 2 and "without a working tree" in result.stderr
+    assert sorted(p.name for p in bare.iterdir()) == before

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from chord_memory.findings import Finding
+from chord_memory.findings import Finding, quoted
 
 _TOP = (
     "home|Users|root|tmp|var|etc|opt|usr|mnt|srv|private|Volumes|workspace|work|nix|snap|data"
@@ -17,21 +17,21 @@ _INTERNAL = ("local", "internal", "lan", "corp", "intranet", "localdomain", "hom
 _RULES = (
     ("CM401", re.compile(rf"/(?:{_TOP})/").search,
      re.compile(rf"(?<![\w/.:~-])/(?:{_TOP})/[^\s`'\")\]>]+"),
-     "absolute machine path {!r}; use a project-relative path"),
+     "absolute machine path {}; use a project-relative path"),
     ("CM401", re.compile(r":\\").search,
      re.compile(r"(?<![\w/])[A-Za-z]:\\[^\s`'\")\]>]+"),
-     "absolute machine path {!r}; use a project-relative path"),
+     "absolute machine path {}; use a project-relative path"),
     ("CM402", re.compile(r"[0-9a-f]{40}").search,
      re.compile(r"(?<![0-9a-fA-F])[0-9a-f]{40}(?![0-9a-fA-F])"),
-     "commit SHA {!r}; a single commit does not belong in durable memory"),
+     "commit SHA {}; a single commit does not belong in durable memory"),
     ("CM403", re.compile(rf"\.(?:{'|'.join(re.escape(t) for t in _INTERNAL)})\b", re.IGNORECASE).search,
      re.compile(rf"(?<![\w.-])(?:[a-z0-9-]+\.)+(?:{'|'.join(re.escape(t) for t in _INTERNAL)})"
                 r"(?![\w-])", re.IGNORECASE),
-     "hostname {!r}; a machine's name does not belong in durable memory"),
+     "hostname {}; a machine's name does not belong in durable memory"),
     ("CM403", re.compile(r"\d\.\d+\.\d+\.\d").search,
      re.compile(
          r"(?<![\w.])(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}(?![\w.])"),
-     "IP address {!r}; a machine's address does not belong in durable memory"),
+     "IP address {}; a machine's address does not belong in durable memory"),
 )
 _LOOPBACK = ("127.0.0.1", "0.0.0.0")
 
@@ -48,7 +48,6 @@ def scan(path: str, text: str, first_line: int = 1) -> list[Finding]:
                 continue
             line_start = text.rfind("\n", 0, m.start()) + 1
             line = first_line + text.count("\n", 0, line_start)
-            shown = value if len(value) <= 60 else value[:57] + "..."
-            out.append(Finding(path, line, code, message.format(shown),
+            out.append(Finding(path, line, code, message.format(quoted(value, 60)),
                                m.start() - line_start + 1, line, m.end() - line_start + 1))
     return out

@@ -74,3 +74,16 @@ class Finding(NamedTuple):
 def worst_exit(findings: list[Finding]) -> int:
     """0 when no finding is an error, 1 otherwise."""
     return 1 if any(f.severity == ERROR for f in findings) else 0
+
+
+def quoted(value: object, limit: int = 40) -> str:
+    """A value from the user's file, as a finding's message shows it: scrubbed of secrets first
+    (a token pasted as a `type:` or into a path is still a token), then cut to `limit` characters.
+
+    Only findings call it, so the scrubber is imported only when something is wrong.
+    """
+    from chord_memory.secrets import scrub
+
+    text = scrub(str(value)[:4096])[0]
+    return repr(text if len(text) <= limit else text[:limit - 3] + "...")
+

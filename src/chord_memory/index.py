@@ -55,8 +55,10 @@ def parse_entry(raw: str, line: int) -> Entry | region.Problem:
         )
     type_, summary, label, target = m.groups()
     if type_ not in TYPES:
+        from chord_memory.findings import quoted
+
         return region.Problem(
-            "CM104", line, f"unknown entry type {type_!r}; expected one of {', '.join(TYPES)}",
+            "CM104", line, f"unknown entry type {quoted(type_)}; expected one of {', '.join(TYPES)}",
         )
     prefix = RECORDS_DIR + "/"
     if not (target.startswith(prefix) and target.endswith(".md")):

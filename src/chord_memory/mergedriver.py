@@ -187,7 +187,10 @@ def uninstall_merge_driver(root: str) -> bool:
     if data is not None:
         kept = [line for line in data.splitlines(keepends=True) if line.strip() != ATTRIBUTE.encode()]
         if len(kept) != len(data.splitlines()):
-            atomic.write(path, b"".join(kept))
+            if any(line.strip() for line in kept):
+                atomic.write(path, b"".join(kept))
+            else:  # it held only our line: install created it, so uninstall takes it away
+                os.unlink(path)
             changed = True
     if gitio.git(root, "config", "--get", f"{DRIVER}.driver", check=False).strip():
         gitio.git(root, "config", "--remove-section", DRIVER, check=False)

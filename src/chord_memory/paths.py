@@ -43,6 +43,11 @@ def find_root(start: str | None = None) -> str:
             return probe
         parent = os.path.dirname(probe)
         if parent == probe:
+            if all(os.path.exists(os.path.join(here, n)) for n in ("HEAD", "objects", "refs")):
+                from chord_memory.errors import UserError
+
+                raise UserError("this is a git folder without a working tree (a bare repository); "
+                                "run chord-memory in a clone that has one")
             return here
         probe = parent
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from chord_memory.findings import quoted
 from chord_memory.index import TYPES, valid_id
 from chord_memory.region import Problem, decode, split_lines
 
@@ -69,35 +70,45 @@ def _dates() -> tuple[type, ...]:
     return (datetime.datetime, datetime.date)
 
 
-def _field_problems(data: dict[str, Any], name: str) -> list[tuple[str, str]]:
+def _field_problems(data: dict[str, Any], name: str) -> list[tuple[str, object, str]]:
+    """(code, the key it is about, message) for each problem of the front matter's fields."""
     dates = _dates()
-    out: list[tuple[str, str]] = []
+    out: list[tuple[str, object, str]] = []
     for key in data:
         if key not in FIELDS:
-            out.append(("CM301", f"unknown front-matter key {str(key)[:40]!r}"))
+            out.append(("CM301", key, f"unknown front-matter key {quoted(key)}"))
     for key in REQUIRED:
         if data.get(key) in (None, ""):
-            out.append(("CM301", f"missing front-matter key `{key}`"))
+            out.append(("CM301", None, f"missing front-matter key `{key}`"))
     for key, allowed in (("type", TYPES), ("source", SOURCES), ("status", STATUSES), ("actor", ACTORS)):
         value = data.get(key)
         if value is not None and value not in allowed:
-            out.append(("CM301", f"`{key}` is {str(value)[:40]!r}; expected one of {', '.join(allowed)}"))
+            out.append(("CM301", key, f"`{key}` is {quoted(value)}; expected one of {', '.join(allowed)}"))
     for key in ("summary", "session", "supersedes"):
         value = data.get(key)
         if value is not None and not isinstance(value, str):
-            out.append(("CM301", f"`{key}` must be a string"))
+            out.append(("CM301", key, f"`{key}` must be a string"))
     created = data.get("created")
     if created is not None and not isinstance(created, (str, *dates)):
-        out.append(("CM301", "`created` must be a timestamp such as 2026-11-29T23:50:00Z"))
+        out.append(("CM301", "created", "`created` must be a timestamp such as 2026-11-29T23:50:00Z"))
     record_id = data.get("id")
     if record_id is not None and (not isinstance(record_id, str) or not valid_id(record_id)):
-        out.append(("CM302", "`id` is not a valid id (lower-case letters, digits and '-', 3 to 80)"))
+        out.append(("CM302", "id", "`id` is not a valid id (lower-case letters, digits and '-', 3 to 80)"))
     elif record_id is not None and record_id != name:
-        out.append(("CM302", f"`id` {record_id!r} differs from the file name {name!r}"))
+        out.append(("CM302", "id", f"`id` {quoted(record_id, 90)} differs from the file name {name!r}"))
     sup = data.get("supersedes")
     if isinstance(sup, str) and not valid_id(sup):
-        out.append(("CM301", "`supersedes` is not a valid record id"))
+        out.append(("CM301", "supersedes", "`supersedes` is not a valid record id"))
     return out
+
+
+def _line_of(lines: list[str], end: int, key: object) -> int:
+    """The 1-based line of `key:` in the front matter (lines 2 to end - 1), else its first line."""
+    if isinstance(key, str):
+        for i in range(1, end - 1):
+            if lines[i].startswith(f"{key}:"):
+                return i + 1
+    return 2
 
 
 def _sections(lines: list[str]) -> dict[str, str]:
@@ -143,7 +154,8 @@ def parse(data: bytes, name: str, limits: Limits = DEFAULT_LIMITS) -> Parsed:
         return Parsed(None, [*problems, Problem("CM301", e.line + 1, f"front matter: {e}")], body_start)
     if not isinstance(meta, dict):
         return Parsed(None, [*problems, Problem("CM301", 2, "front matter must be a mapping")], body_start)
-    problems.extend(Problem(code, 2, msg) for code, msg in _field_problems(meta, name))
+    problems.extend(Problem(code, _line_of(lines, body_start, key), msg)
+                    for code, key, msg in _field_problems(meta, name))
     sections = _sections(lines[body_start:])
     conclusion = sections.get("conclusion", "")
     if not conclusion:
@@ -151,11 +163,12 @@ def parse(data: bytes, name: str, limits: Limits = DEFAULT_LIMITS) -> Parsed:
     summary = meta.get("summary")
     if isinstance(summary, str):
         if "\n" in summary.strip():
-            problems.append(Problem("CM303", 2, "the summary must be one line"))
+            problems.append(Problem("CM303", _line_of(lines, body_start, "summary"),
+                                    "the summary must be one line"))
         elif len(summary) > limits.summary_chars:
             problems.append(Problem(
-                "CM303", 2, f"the summary is {len(summary)} characters; the limit is "
-                f"{limits.summary_chars} (memory.limits.summary_chars)",
+                "CM303", _line_of(lines, body_start, "summary"), f"the summary is {len(summary)} "
+                f"characters; the limit is {limits.summary_chars} (memory.limits.summary_chars)",
             ))
     if len(conclusion) > limits.statement_chars:
         problems.append(Problem(
@@ -164,7 +177,8 @@ def parse(data: bytes, name: str, limits: Limits = DEFAULT_LIMITS) -> Parsed:
         ))
     if meta.get("source") == "assistant" and meta.get("status") == "verified":
         problems.append(Problem(
-            "CM306", 2, "an assistant record cannot be `verified`; use `stated` or `inferred`",
+            "CM306", _line_of(lines, body_start, "status"),
+            "an assistant record cannot be `verified`; use `stated` or `inferred`",
         ))
     if problems:
         return Parsed(None, problems, body_start)

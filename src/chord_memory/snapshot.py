@@ -139,7 +139,8 @@ def from_index(root: str) -> Snapshot:
             files.append(MemFile(e.path, None, 0, e.sha, ("CM309", "is staged as a symbolic link; "
                                                          "records and MEMORY.md must be regular files")))
         elif e.mode == "160000":
-            continue
+            files.append(MemFile(e.path, None, 0, e.sha, ("CM309", "is staged as a submodule; "
+                                                         "records and MEMORY.md must be regular files")))
         else:
             limit = MAX_MEMORY_MD if e.path == paths.MEMORY_MD else MAX_RECORD
             if sizes.get(e.sha, 0) <= limit:

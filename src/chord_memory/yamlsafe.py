@@ -60,6 +60,11 @@ def _walk(root: Any, max_nodes: int) -> None:
         if isinstance(node, yaml.SequenceNode):
             stack.extend((child, depth + 1) for child in node.value)
         elif isinstance(node, yaml.MappingNode):
+            keys: set[str] = set()
             for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode):
+                    if key.value in keys:  # PyYAML keeps the last silently; a reader sees the first
+                        raise YamlError(f"duplicate key {key.value[:40]!r}", key.start_mark.line + 1)
+                    keys.add(key.value)
                 stack.append((key, depth + 1))
                 stack.append((value, depth + 1))

@@ -109,6 +109,13 @@ def test_install_is_idempotent_and_uninstall_restores(repo: Path) -> None:
     assert not mergedriver.uninstall_merge_driver(str(repo))
 
 
+def test_uninstall_removes_the_gitattributes_install_created(repo: Path) -> None:
+    assert mergedriver.install_merge_driver(str(repo), DRIVER)
+    assert (repo / ".gitattributes").read_text() == "MEMORY.md merge=chord-memory\n"
+    assert mergedriver.uninstall_merge_driver(str(repo))
+    assert not (repo / ".gitattributes").exists()
+
+
 def test_the_default_command(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", "/nonexistent")
     assert mergedriver.driver_command().endswith("-m chord_memory merge-driver %O %A %B")

@@ -9,15 +9,23 @@ from chord_memory import paths, settings
 from chord_memory.errors import UserError
 
 
-def _relative(root: str, given: list[str]) -> set[str]:
+def _relative(root: str, given: list[str], staged: bool) -> set[str]:
+    """The named paths, root-relative; a typo must not pass as "no findings" (exit 2)."""
     out: set[str] = set()
     for p in given:
         full = os.path.abspath(p)
         rel = os.path.relpath(full, root)
         if rel.startswith(".."):
             raise UserError(f"{p}: outside the project at {root}")
-        out.add(rel.replace(os.sep, "/"))
+        if not staged and not os.path.lexists(full):
+            raise UserError(f"{p}: no such file")
+        out.add("" if rel == "." else rel.replace(os.sep, "/"))
     return out
+
+
+def _named(path: str, wanted: set[str]) -> bool:
+    """A finding's path is named, or lies in a named folder."""
+    return path in wanted or "" in wanted or any(path.startswith(w + "/") for w in wanted)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -26,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from chord_memory.output import FORMATTERS
 
     root = paths.find_root()
-    wanted = _relative(root, args.paths)
+    wanted = _relative(root, args.paths, args.mode == "staged")
     conf = settings.load(root)
     in_git = paths.git_dir(root) is not None
     if args.mode == "staged":
@@ -38,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     first = gitio.first_added_blobs(root, paths.RECORDS_DIR) if in_git and snap.records else None
     found = check.run(snap, conf, first)
     if wanted:
-        found = [f for f in found if f.path in wanted]
+        found = [f for f in found if _named(f.path, wanted)]
     out = FORMATTERS[args.format](found)
     sys.stdout.write(out)
     return worst_exit(found)
