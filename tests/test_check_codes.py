@@ -231,7 +231,8 @@ def test_a_key_given_twice_is_an_error(example_repo: Path, capsys: pytest.Captur
     assert (f["code"], f["line"]) == ("CM301", 11) and "duplicate key 'source'" in f["message"]
 
 
-def test_a_secret_quoted_by_a_finding_is_scrubbed(example_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_secret_quoted_by_a_finding_is_scrubbed(
+        example_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """Messages quote the value they are about; a token pasted in the wrong place is still a token."""
     index_with(example_repo, "20261129-quoted-aaaaaa", type=GH_TOKEN,
                conclusion=f"Logs are in /home/ana/{GH_TOKEN}/logs.")

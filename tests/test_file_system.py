@@ -157,3 +157,18 @@ def test_a_bare_repository_is_refused_not_written_into(tmp_path: Path) -> None:
         result = run(bare, *command)
         assert result.returncode == 2 and "without a working tree" in result.stderr
     assert sorted(p.name for p in bare.iterdir()) == before
+
+
+def test_an_os_error_at_the_top_is_one_line(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from chord_memory import cli, errors
+
+    add_examples(repo)
+    (repo / "MEMORY.md").unlink()
+    (repo / "MEMORY.md").mkdir()
+    assert cli.main(["forget", RID]) == 2
+    assert capsys.readouterr().err == (
+        "chord-memory: MEMORY.md: not a regular file; fix or remove it and run the command again\n")
+    assert errors.os_error(OSError(30, "Read-only file system", str(repo / ".git/x"))) == \
+        ".git/x: Read-only file system (the repository is on a read-only file system)"
+    assert errors.os_error(OSError(28, "No space left on device")) == \
+        "No space left on device (free some disk space and run it again)"
