@@ -93,3 +93,30 @@ def user_config_path(env: dict[str, str] | None = None) -> str:
 
 def record_path(record_id: str) -> str:
     return f"{RECORDS_DIR}/{record_id}.md"
+
+
+def inside(root: str, path: str) -> bool:
+    """Whether path, links resolved, stays in the work tree at root."""
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(path)
+    return real == real_root or real.startswith(real_root + os.sep)
+
+
+LINKED_MEMORY_MD = "MEMORY.md: is a symbolic link; it is not followed (replace it with a regular file)"
+
+
+def unsafe(root: str) -> str | None:
+    """Why summary and recall must not read this memory, as `check` would say it; None when fine.
+
+    MEMORY.md must be a regular file (a link is CM309, in the working tree and when staged), and
+    the records folder must not lead out of the repository (its records are CM201 then). Here
+    rather than in snapshot.py: recall and summary call it first, and must not import typing.
+    """
+    if os.path.islink(os.path.join(root, MEMORY_MD)):
+        return LINKED_MEMORY_MD
+    folder = os.path.join(root, RECORDS_DIR)
+    if os.path.lexists(folder) and not inside(root, folder):
+        return (f"{RECORDS_DIR}: leads out of the repository through a symbolic link; it is "
+                "not followed (make it a regular folder)")
+    return None
+

@@ -32,44 +32,18 @@ class Snapshot(NamedTuple):
     staged: bool
 
 
-def _inside(root: str, path: str) -> bool:
-    real_root = os.path.realpath(root)
-    real = os.path.realpath(path)
-    return real == real_root or real.startswith(real_root + os.sep)
-
-
-LINKED_MEMORY_MD = "MEMORY.md: is a symbolic link; it is not followed (replace it with a regular file)"
-
-
-def unsafe(root: str) -> str | None:
-    """Why summary and recall must not read this memory, as `check` would say it; None when fine.
-
-    MEMORY.md must be a regular file (a link is CM309, in the working tree and when staged), and
-    the records folder must not lead out of the repository (its records are CM201 then).
-    """
-    if os.path.islink(os.path.join(root, paths.MEMORY_MD)):
-        return LINKED_MEMORY_MD
-    folder = os.path.join(root, paths.RECORDS_DIR)
-    if os.path.lexists(folder) and not _inside(root, folder):
-        return (f"{paths.RECORDS_DIR}: leads out of the repository through a symbolic link; it is "
-                "not followed (make it a regular folder)")
-    return None
-
-
-def read_file(root: str, rel: str, limit: int, follow_inside: bool) -> MemFile:
+def read_file(root: str, rel: str, limit: int) -> MemFile:
     full = os.path.join(root, rel)
     try:
         st = os.lstat(full)
         if stat.S_ISLNK(st.st_mode):
-            if not (follow_inside and _inside(root, full)):
-                return MemFile(rel, None, 0, None, ("CM309", "is a symbolic link; it is not followed "
-                                                    "(replace it with a regular file)"))
-            st = os.stat(full)
+            return MemFile(rel, None, 0, None, ("CM309", "is a symbolic link; it is not followed "
+                                                "(replace it with a regular file)"))
         if not stat.S_ISREG(st.st_mode):
             return MemFile(rel, None, 0, None, ("CM105", "is not a regular file"))
         if st.st_size > limit:
             return MemFile(rel, None, st.st_size, None, None)
-        with open(full, "rb") as f:
+        with paths.open_regular(full) as f:  # checked above; a FIFO swapped in since must not hang us
             data = f.read(limit + 1)
     except OSError as e:
         return MemFile(rel, None, 0, None, ("CM105", f"cannot be read ({e.strerror})"))
@@ -80,7 +54,7 @@ def _walk(root: str, folder: str) -> list[str]:
     """Root-relative paths of the regular files and links under folder (links not entered)."""
     out: list[str] = []
     base = os.path.join(root, folder)
-    if not os.path.isdir(base) or not _inside(root, base):
+    if not os.path.isdir(base) or not paths.inside(root, base):
         return out
     stack = [folder]
     while stack:
@@ -123,9 +97,9 @@ def _assemble(root: str, files: list[MemFile], staged: bool) -> Snapshot:
 def from_worktree(root: str) -> Snapshot:
     files: list[MemFile] = []
     if os.path.lexists(os.path.join(root, paths.MEMORY_MD)):
-        files.append(read_file(root, paths.MEMORY_MD, MAX_MEMORY_MD, follow_inside=False))
+        files.append(read_file(root, paths.MEMORY_MD, MAX_MEMORY_MD))
     for rel in _walk(root, paths.MEMORY_DIR):
-        files.append(read_file(root, rel, MAX_RECORD, follow_inside=False))
+        files.append(read_file(root, rel, MAX_RECORD))
     return _assemble(root, files, staged=False)
 
 

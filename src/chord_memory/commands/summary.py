@@ -12,7 +12,7 @@ import sys
 
 from chord_memory import cache, index, loaded, paths, snapshot, summary
 from chord_memory.errors import UserError
-from chord_memory.snapshot import LINKED_MEMORY_MD, MAX_MEMORY_MD
+from chord_memory.snapshot import MAX_MEMORY_MD
 
 PREFIX_CHARS = 65536  # the cache keeps the entries a summary of up to this budget can show
 
@@ -39,7 +39,7 @@ def _entries(root: str, budget: int) -> tuple[list[str], int]:
         return [], 0
     except OSError as e:
         if os.path.islink(path):
-            raise UserError(LINKED_MEMORY_MD, 1) from None
+            raise UserError(paths.LINKED_MEMORY_MD, 1) from None
         raise UserError(f"MEMORY.md: cannot be read ({e.strerror})", 1) from None
     if len(data) > MAX_MEMORY_MD:
         raise UserError(f"MEMORY.md: larger than {MAX_MEMORY_MD} bytes; it is not read", 1)
@@ -88,7 +88,7 @@ def _stamp(st: os.stat_result) -> tuple[int, ...] | None:
 
 def _loads(root: str, record_id: str, results: loaded.Results) -> bool:
     """Whether the record behind an entry loads: a regular file that parses within limits."""
-    f = snapshot.read_file(root, paths.record_path(record_id), snapshot.MAX_RECORD, False)
+    f = snapshot.read_file(root, paths.record_path(record_id), snapshot.MAX_RECORD)
     if f.data is None or f.sha is None or f.problem:
         return False
     return loaded.record(results.get(record_id, f.data, f.sha)) is not None
@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         root = paths.find_root()
     conf = settings.load(root)
-    problem = snapshot.unsafe(root)
+    problem = paths.unsafe(root)
     if problem:
         raise UserError(problem, 1)
     budget = args.budget or conf.budget
