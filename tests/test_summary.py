@@ -73,3 +73,18 @@ def test_an_edit_that_keeps_size_and_mtime_is_still_seen(
     md.write_text(md.read_text().replace("Use uv, not pip", "Use uv, not pix"))  # same size
     os.utime(md, ns=(settled.st_atime_ns, settled.st_mtime_ns))                 # same mtime
     assert main(["summary"]) == 0 and "Use uv, not pix" in capsys.readouterr().out
+
+
+def test_a_racily_clean_memory_md_is_not_scanned_again(example_repo: Path) -> None:
+    """Within two seconds of a change the summary reads MEMORY.md again (its stat cannot be
+    trusted), but lines it has scanned for secrets are not scanned again: no scrubber import."""
+    import subprocess
+    import sys
+
+    probe = ("import sys; from chord_memory import cli; cli.main(['summary']); "
+             "print('chord_memory.secrets' in sys.modules, file=sys.stderr)")
+    (example_repo / "MEMORY.md").write_text((example_repo / "MEMORY.md").read_text() + "\n")
+    runs = [subprocess.run([sys.executable, "-c", probe], cwd=example_repo, capture_output=True,
+                           text=True, timeout=60) for _ in range(2)]
+    assert [r.stderr.strip() for r in runs] == ["True", "False"]
+    assert runs[0].stdout == runs[1].stdout

@@ -12,6 +12,7 @@ import sys
 
 from chord_memory import cache, index, loaded, paths, snapshot, summary
 from chord_memory.errors import UserError
+from chord_memory.gitio import blob_sha
 from chord_memory.snapshot import MAX_MEMORY_MD
 
 PREFIX_CHARS = 65536  # the cache keeps the entries a summary of up to this budget can show
@@ -32,7 +33,9 @@ def _entries(root: str, budget: int) -> tuple[list[str], int]:
                 raise UserError("MEMORY.md: is not a regular file (make it one)", 1)
             stamp = _stamp(st)
             cached = cache.load(root, "summary-index")
-            if isinstance(cached, tuple) and cached[0] == stamp and budget <= PREFIX_CHARS:
+            if not (isinstance(cached, tuple) and len(cached) == 4):
+                cached = (None, [], 0, "")
+            if stamp is not None and cached[0] == stamp and budget <= PREFIX_CHARS:
                 return list(cached[1]), cached[2]
             data = f.read(MAX_MEMORY_MD + 1)
     except FileNotFoundError:
@@ -56,9 +59,12 @@ def _entries(root: str, budget: int) -> tuple[list[str], int]:
             break
         prefix.append(line)
         size += len(line) + 1
-    prefix = _scrubbed(prefix)  # what a session sees goes to its model: never a secret
-    if stamp is not None and budget <= PREFIX_CHARS:
-        cache.store(root, "summary-index", (stamp, prefix, len(lines)))
+    # What a session sees goes to its model: never a secret. The scan is keyed by the lines'
+    # content too, so a MEMORY.md read again only because it is racily clean is not rescanned.
+    digest = blob_sha("\n".join(prefix).encode())
+    prefix = list(cached[1]) if cached[3] == digest else _scrubbed(prefix)
+    if budget <= PREFIX_CHARS:
+        cache.store(root, "summary-index", (stamp, prefix, len(lines), digest))
     return prefix, len(lines)
 
 
