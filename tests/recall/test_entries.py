@@ -107,3 +107,19 @@ def test_a_line_next_to_a_repeated_line_goes_where_the_first_copy_says() -> None
         data = memory_md(lines)
         assert apply(conn, data) == entries.ids(data)
     assert apply(conn, memory_md([*s[:5], s[3], new, *s[5:]]))[0].index("20261129-new-0-aaaaaa") == 5
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=40), st.binary(max_size=40), st.binary(max_size=40), st.integers(1, 8))
+def test_suffix_and_prefix_are_exact(head: bytes, a: bytes, b: bytes, block: int) -> None:
+    import pytest
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(entries, "BLOCK", block)  # small blocks: every edge of the block loop is hit
+        x, y = head + a, head + b
+        want = next((i for i in range(min(len(x), len(y))) if x[i] != y[i]), min(len(x), len(y)))
+        assert entries._prefix(x, y, min(len(x), len(y))) == want
+        x, y = a + head, b + head
+        for limit in range(min(len(x), len(y)) + 1):
+            want = next((i for i in range(limit) if x[-1 - i] != y[-1 - i]), limit)
+            assert entries._suffix(x, y, limit) == want

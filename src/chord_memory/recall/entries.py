@@ -56,9 +56,14 @@ def _full(data: bytes) -> tuple[list[str] | None, tuple[int, int], str]:
 def _prefix(a: bytes, b: bytes, limit: int) -> int:
     """Length of the common prefix of a and b (at most limit), compared block by block."""
     i = 0
-    while i < limit and a[i:i + BLOCK] == b[i:i + BLOCK]:
-        i += BLOCK
-    lo, hi = i, min(limit, i + BLOCK)
+    while i < limit:
+        j = min(limit, i + BLOCK)
+        if a[i:j] != b[i:j]:
+            break
+        i = j
+    else:
+        return limit
+    lo, hi = i, min(limit, i + BLOCK) - 1  # the whole block differs somewhere: at most hi
     while lo < hi:
         mid = (lo + hi + 1) // 2
         if a[i:mid] == b[i:mid]:
@@ -68,10 +73,32 @@ def _prefix(a: bytes, b: bytes, limit: int) -> int:
     return lo
 
 
+def _suffix(a: bytes, b: bytes, limit: int) -> int:
+    """Length of the common suffix of a and b (at most limit), compared block by block from the
+    end. (Reversing both copies to reuse _prefix cost 2.5 ms on a 1.7 MB MEMORY.md.)"""
+    la, lb = len(a), len(b)
+    i = 0
+    while i < limit:
+        j = min(limit, i + BLOCK)
+        if a[la - j:la - i] != b[lb - j:lb - i]:
+            break
+        i = j
+    else:
+        return limit
+    lo, hi = i, min(limit, i + BLOCK) - 1  # the whole block differs somewhere: at most hi
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[la - mid:la - i] == b[lb - mid:lb - i]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
 def _window(old: bytes, new: bytes) -> Window | None:
     """The smallest run of whole lines that differs, or None when none can be found."""
     p = _prefix(old, new, min(len(old), len(new)))
-    s = _prefix(old[::-1], new[::-1], min(len(old), len(new)) - p)
+    s = _suffix(old, new, min(len(old), len(new)) - p)
     start = old.rfind(b"\n", 0, p) + 1
     eo, en = len(old) - s, len(new) - s
     if not (eo == start or old[eo - 1:eo] == b"\n") or not (en == start or new[en - 1:en] == b"\n"):
