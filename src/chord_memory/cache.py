@@ -23,14 +23,19 @@ if TYPE_CHECKING:
     from typing import Any
 
 
+_CODE: list[str] = []  # _code() once per process: a command reads several caches
+
+
 def _code() -> str:
-    here = os.path.dirname(__file__)
-    parts = [__version__]
-    for name in sorted(os.listdir(here)):
-        if name.endswith(".py"):
-            st = os.stat(os.path.join(here, name))
-            parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
-    return "|".join(parts)
+    if not _CODE:
+        here = os.path.dirname(__file__)
+        parts = [__version__]
+        for name in sorted(os.listdir(here)):
+            if name.endswith(".py"):
+                st = os.stat(os.path.join(here, name))
+                parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
+        _CODE.append("|".join(parts))
+    return _CODE[0]
 
 
 NOT_A_FILE = b"\0 not a regular file"  # a key no real file has: config.load then says what is wrong
