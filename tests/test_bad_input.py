@@ -27,16 +27,20 @@ RID = "20261129-bad-input-aaaaaa"
 
 
 def tree_digest(root: Path) -> dict[str, str]:
+    """What each path outside .git is: a link's target, a file's hash, or its kind (a FIFO is
+    never opened)."""
     out = {}
     for dirpath, dirnames, filenames in os.walk(root):
         if ".git" in dirnames:
             dirnames.remove(".git")
-        for name in filenames:
+        for name in dirnames + filenames:
             p = Path(dirpath) / name
             if p.is_symlink():
                 out[str(p)] = "link:" + os.readlink(p)
-            else:
+            elif p.is_file():
                 out[str(p)] = hashlib.sha256(p.read_bytes()).hexdigest()
+            else:
+                out[str(p)] = "dir" if p.is_dir() else "other"
     return out
 
 

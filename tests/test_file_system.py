@@ -14,27 +14,11 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import add_examples, git
+from tests.test_bad_input import tree_digest
 from tests.test_check_codes import GH_TOKEN, REC, add_record, entry, set_region
 
 RID = "20261129-use-uv-for-installs-3f9a1c"  # an example record the commands below name
 STATE = ".git/chord-memory"
-
-
-def tree_digest(root: Path) -> dict[str, str]:
-    """What each path outside .git is: a link's target, a file's bytes, or just its kind."""
-    out = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        if ".git" in dirnames:
-            dirnames.remove(".git")
-        for name in dirnames + filenames:
-            p = Path(dirpath) / name
-            if p.is_symlink():
-                out[str(p)] = "link:" + os.readlink(p)
-            elif p.is_file():
-                out[str(p)] = p.read_bytes().hex()
-            else:
-                out[str(p)] = "dir" if p.is_dir() else "other"
-    return out
 
 
 def run(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:

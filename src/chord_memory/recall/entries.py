@@ -53,12 +53,19 @@ def _full(data: bytes) -> tuple[list[str] | None, tuple[int, int], str]:
     return list(dict.fromkeys(index.line_id(line) for line in lines)), (start, end), ""
 
 
-def _prefix(a: bytes, b: bytes, limit: int) -> int:
-    """Length of the common prefix of a and b (at most limit), compared block by block."""
+def _common(a: bytes, b: bytes, limit: int, from_end: bool) -> int:
+    """Length of the common prefix (or suffix) of a and b, at most limit, compared block by block
+    at memcmp speed, then by halves inside the first block that differs. The suffix is compared
+    in place: reversing both copies of a 1.7 MB MEMORY.md took 2.5 ms."""
+    la, lb = len(a), len(b)
+
+    def same(i: int, j: int) -> bool:  # the bytes from i to j, counted from the chosen end
+        return a[la - j:la - i] == b[lb - j:lb - i] if from_end else a[i:j] == b[i:j]
+
     i = 0
     while i < limit:
         j = min(limit, i + BLOCK)
-        if a[i:j] != b[i:j]:
+        if not same(i, j):
             break
         i = j
     else:
@@ -66,33 +73,19 @@ def _prefix(a: bytes, b: bytes, limit: int) -> int:
     lo, hi = i, min(limit, i + BLOCK) - 1  # the whole block differs somewhere: at most hi
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if a[i:mid] == b[i:mid]:
+        if same(i, mid):
             lo = mid
         else:
             hi = mid - 1
     return lo
+
+
+def _prefix(a: bytes, b: bytes, limit: int) -> int:
+    return _common(a, b, limit, from_end=False)
 
 
 def _suffix(a: bytes, b: bytes, limit: int) -> int:
-    """Length of the common suffix of a and b (at most limit), compared block by block from the
-    end. (Reversing both copies to reuse _prefix cost 2.5 ms on a 1.7 MB MEMORY.md.)"""
-    la, lb = len(a), len(b)
-    i = 0
-    while i < limit:
-        j = min(limit, i + BLOCK)
-        if a[la - j:la - i] != b[lb - j:lb - i]:
-            break
-        i = j
-    else:
-        return limit
-    lo, hi = i, min(limit, i + BLOCK) - 1  # the whole block differs somewhere: at most hi
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[la - mid:la - i] == b[lb - mid:lb - i]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
+    return _common(a, b, limit, from_end=True)
 
 
 def _window(old: bytes, new: bytes) -> Window | None:
