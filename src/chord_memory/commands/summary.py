@@ -62,20 +62,15 @@ def _entries(root: str, budget: int) -> tuple[list[str], int]:
     # What a session sees goes to its model: never a secret. The scan is keyed by the lines'
     # content too, so a MEMORY.md read again only because it is racily clean is not rescanned.
     digest = blob_sha("\n".join(prefix).encode())
-    prefix = list(cached[1]) if cached[3] == digest else _scrubbed(prefix)
+    if cached[3] == digest:
+        prefix = list(cached[1])
+    else:
+        from chord_memory.secrets import scrub_each
+
+        prefix = scrub_each(prefix)
     if budget <= PREFIX_CHARS:
         cache.store(root, "summary-index", (stamp, prefix, len(lines), digest))
     return prefix, len(lines)
-
-
-def _scrubbed(lines: list[str]) -> list[str]:
-    """The lines with every secret replaced by `[REDACTED:<kind>]`: `check` reports a secret in
-    MEMORY.md, but one not yet committed must not reach a session either. Only the lines a
-    summary can show are scanned, and only when MEMORY.md changed (the result is cached)."""
-    from chord_memory.secrets import scrub
-
-    clean = scrub("\n".join(lines))[0].split("\n")
-    return clean if len(clean) == len(lines) else [scrub(line)[0] for line in lines]
 
 
 def _stamp(st: os.stat_result) -> tuple[int, ...] | None:

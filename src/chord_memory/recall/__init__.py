@@ -96,3 +96,4 @@ def digest(hits: list[Hit]) -> str:
         h.update(f"{hit.id}\n{len(hit.data)}\n".encode())
         h.update(hit.data)
     return "sha256:" + h.hexdigest()
+

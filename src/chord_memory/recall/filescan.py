@@ -53,9 +53,9 @@ def search(root: str, limits: tuple[int, int, int], words: list[str], limit: int
             result = new[key] = loaded.compute(rid, data, lim)
         rec = loaded.record(result)
         if rec is not None and any(w in rec.text.lower() for w in words):
-            from chord_memory.recall.update import scrubbed
+            from chord_memory.secrets import scrub_each  # what recall prints goes into a prompt
 
-            summary, conclusion, why, how = scrubbed((rec.summary, rec.conclusion, rec.why, rec.how))
+            summary, conclusion, why, how = scrub_each([rec.summary, rec.conclusion, rec.why, rec.how])
             hits.append(Hit(rec.id, rec.type, rec.source, rec.status, rec.actor, summary, conclusion,
                             why, how, data, None))
             if len(hits) >= limit:

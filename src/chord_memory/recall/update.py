@@ -165,8 +165,12 @@ def _insert(conn: sqlite3.Connection, name: str, sha: str, data: bytes, st: os.s
             rec: records.Record | None) -> None:
     fields: tuple[str | None, ...] = (None,) * 8
     if rec is not None:
-        fields = (rec.type, rec.source, rec.status, rec.actor, *scrubbed(
-            (rec.summary, rec.conclusion, rec.why, rec.how)))
+        # Indexed and printed scrubbed: a record edited by hand is recalled before `check`
+        # refuses its secret at commit time, and recall's output goes into an agent's prompt.
+        from chord_memory.secrets import scrub_each
+
+        fields = (rec.type, rec.source, rec.status, rec.actor,
+                  *scrub_each([rec.summary, rec.conclusion, rec.why, rec.how]))
     cur = conn.execute(
         f"INSERT INTO records(name, sha, data, size, mtime_ns, loads, {_FIELDS}) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -174,20 +178,6 @@ def _insert(conn: sqlite3.Connection, name: str, sha: str, data: bytes, st: os.s
     if rec is not None:
         conn.execute("INSERT INTO fts(rowid, summary, conclusion, why, how) VALUES (?, ?, ?, ?, ?)",
                      (cur.lastrowid, *fields[4:]))
-
-
-def scrubbed(texts: tuple[str, ...]) -> tuple[str, ...]:
-    """The texts with every secret replaced by `[REDACTED:<kind>]`: what recall indexes and prints.
-
-    A secret in a record is an error for `check`, but a record edited by hand and not yet
-    committed is recalled too, and recall's output goes into an agent's prompt. One scan over
-    the four texts joined by a line that no secret crosses; each text again on its own if one did.
-    """
-    from chord_memory.secrets import scrub
-
-    sep = "\n\n\x00\n\n"
-    clean = scrub(sep.join(texts))[0].split(sep)
-    return tuple(clean) if len(clean) == len(texts) else tuple(scrub(t)[0] for t in texts)
 
 
 def _set(conn: sqlite3.Connection, **values: object) -> None:
