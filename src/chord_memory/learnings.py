@@ -75,9 +75,12 @@ def read_file(full: str, rel: str) -> bytes | None:
     read_or_none refuses directories, FIFOs, devices and oversized files, so a
     bad file is one line, never a hang or a traceback. Shared with promotions.py.
     """
+    root = full[:len(full) - len(rel)] if full.endswith(rel) else ""
     try:
         if os.path.islink(full):
             raise OSError(errno.ELOOP, "a symbolic link, not followed (it could lead out of the project)")
+        if root and os.path.lexists(full) and not paths.inside(root, full):
+            raise OSError(errno.ELOOP, "behind a folder that links out of the project; not followed")
         return atomic.read_or_none(full, MAX_BYTES)
     except OSError as e:
         raise UserError(f"{rel}: {e.strerror or 'unreadable'}; replace it with a file or delete it", 1) \

@@ -257,3 +257,16 @@ def test_a_record_field_that_is_not_an_id_is_refused(repo: Path, capsys: pytest.
                 status="promoted")
     assert main(["learnings", "revoke", "--ids", "odd-record", "--by", "human"]) == 1
     assert "`record` must be null or a record id" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("action", ["list", "promote"])
+def test_a_learnings_folder_that_links_out_is_not_followed(
+        repo: Path, tmp_path: Path, action: str, capsys: pytest.CaptureFixture[str]) -> None:
+    outside = tmp_path / "elsewhere"
+    hand_edited(outside, "far-lesson", "Run the linters before pushing.")
+    (repo / ".chord/memory").mkdir(parents=True)
+    (repo / ".chord/memory/learnings").symlink_to(outside / ".chord/memory/learnings")
+    argv = ["learnings", action] + ([] if action == "list" else ["--ids", "far-lesson", "--by", "human"])
+    assert main(argv) == 1
+    assert "links out of the project" in capsys.readouterr().err
+    assert not (repo / "MEMORY.md").exists() and not (outside / "MEMORY.md").exists()
