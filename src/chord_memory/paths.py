@@ -17,14 +17,19 @@ NOTES_DIR = ".chord/notes"
 STATE_NAME = "chord-memory"
 
 
-def open_regular(path: str) -> BinaryIO:
-    """open(path, "rb"), for a regular file only (following links): a FIFO where a file belongs
-    must not hang a command, nor a link to /dev/zero feed it forever. Anything else is an
-    OSError whose strerror says "not a regular file"."""
+MAX_MEMORY_MD = 8 << 20   # a larger MEMORY.md is reported, not read
+MAX_RECORD = 1 << 20      # a larger record is reported by size, not read
+
+
+def open_regular(path: str, follow: bool = True) -> BinaryIO:
+    """open(path, "rb"), for a regular file only: a FIFO where a file belongs must not hang a
+    command, nor a link to /dev/zero feed it forever. Anything else is an OSError whose
+    strerror says "not a regular file"; with follow=False a link is one too (ELOOP)."""
     import errno
     import stat
 
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | (0 if follow else getattr(os, "O_NOFOLLOW", 0))
+    fd = os.open(path, flags)
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise OSError(errno.EINVAL, "not a regular file", path)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from chord_memory.findings import quoted
 from chord_memory.index import TYPES, valid_id
 from chord_memory.region import Problem, decode, split_lines
 
@@ -72,6 +71,7 @@ def _dates() -> tuple[type, ...]:
 
 def _field_problems(data: dict[str, Any], name: str) -> list[tuple[str, object, str]]:
     """(code, the key it is about, message) for each problem of the front matter's fields."""
+    from chord_memory.findings import quoted  # not at the top: the summary imports this module
     dates = _dates()
     out: list[tuple[str, object, str]] = []
     for key in data:

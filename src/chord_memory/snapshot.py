@@ -12,8 +12,8 @@ from typing import NamedTuple
 
 from chord_memory import gitio, paths
 
-MAX_MEMORY_MD = 8 << 20   # a larger MEMORY.md is reported, not read
-MAX_RECORD = 1 << 20      # a larger record is reported by size, not read
+MAX_MEMORY_MD = paths.MAX_MEMORY_MD
+MAX_RECORD = paths.MAX_RECORD
 
 
 class MemFile(NamedTuple):

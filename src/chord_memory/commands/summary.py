@@ -10,42 +10,35 @@ import argparse
 import os
 import sys
 
-from chord_memory import cache, index, loaded, paths, snapshot, summary
+from chord_memory import cache, index, loaded, paths, summary
 from chord_memory.errors import UserError
 from chord_memory.gitio import blob_sha
-from chord_memory.snapshot import MAX_MEMORY_MD
 
 PREFIX_CHARS = 65536  # the cache keeps the entries a summary of up to this budget can show
 
 
 def _entries(root: str, budget: int) -> tuple[list[str], int]:
     """The region's entries (at least those a summary of `budget` can show), and how many."""
-    import stat
-
     from chord_memory.region import decode
 
     path = os.path.join(root, paths.MEMORY_MD)
     try:  # never through a link, and a FIFO must not hang the session that starts
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as f:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):
-                raise UserError("MEMORY.md: is not a regular file (make it one)", 1)
-            stamp = _stamp(st)
+        with paths.open_regular(path, follow=False) as f:
+            stamp = _stamp(os.fstat(f.fileno()))
             cached = cache.load(root, "summary-index")
             if not (isinstance(cached, tuple) and len(cached) == 4):
                 cached = (None, [], 0, "")
             if stamp is not None and cached[0] == stamp and budget <= PREFIX_CHARS:
                 return list(cached[1]), cached[2]
-            data = f.read(MAX_MEMORY_MD + 1)
+            data = f.read(paths.MAX_MEMORY_MD + 1)
     except FileNotFoundError:
         return [], 0
     except OSError as e:
         if os.path.islink(path):
             raise UserError(paths.LINKED_MEMORY_MD, 1) from None
         raise UserError(f"MEMORY.md: cannot be read ({e.strerror})", 1) from None
-    if len(data) > MAX_MEMORY_MD:
-        raise UserError(f"MEMORY.md: larger than {MAX_MEMORY_MD} bytes; it is not read", 1)
+    if len(data) > paths.MAX_MEMORY_MD:
+        raise UserError(f"MEMORY.md: larger than {paths.MAX_MEMORY_MD} bytes; it is not read", 1)
     try:
         bom, text = decode(data)
     except (UnicodeDecodeError, ValueError):
@@ -88,11 +81,15 @@ def _stamp(st: os.stat_result) -> tuple[int, ...] | None:
 
 
 def _loads(root: str, record_id: str, results: loaded.Results) -> bool:
-    """Whether the record behind an entry loads: a regular file that parses within limits."""
-    f = snapshot.read_file(root, paths.record_path(record_id), snapshot.MAX_RECORD)
-    if f.data is None or f.sha is None or f.problem:
+    """Whether the record behind an entry loads: a regular file (never a link) that parses
+    within limits."""
+    try:
+        with paths.open_regular(os.path.join(root, paths.record_path(record_id)), follow=False) as f:
+            data = f.read(paths.MAX_RECORD + 1)
+    except OSError:
         return False
-    return loaded.record(results.get(record_id, f.data, f.sha)) is not None
+    return len(data) <= paths.MAX_RECORD and \
+        loaded.record(results.get(record_id, data, blob_sha(data))) is not None
 
 
 def run(args: argparse.Namespace) -> int:
