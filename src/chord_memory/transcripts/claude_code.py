@@ -227,13 +227,5 @@ def _said(text: object) -> str | None:
 def _assistant_texts(content: object) -> list[str]:
     if isinstance(content, str):
         return [content] if jsonl.text_of(content) else []
-    if not isinstance(content, list):
-        return []
-    return [
-        block["text"]
-        for block in content
-        if isinstance(block, dict)
-        and block.get("type") == "text"
-        and jsonl.text_of(block.get("text"))
-    ]
+    return jsonl.text_blocks(content, ("text",))
 

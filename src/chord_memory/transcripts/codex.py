@@ -95,7 +95,7 @@ class _State:
 
     def _message(self, number: int, payload: dict[str, Any]) -> None:
         role = payload.get("role")
-        texts = _texts(payload.get("content"))
+        texts = jsonl.text_blocks(payload.get("content"), _TEXT_BLOCKS)
         if role == "user":
             texts = [t for t in texts if not _contextual(t)]
             if texts:
@@ -121,18 +121,6 @@ class _State:
         """The turns in file order (a reply can be placed after a later summary)."""
         self._flush()
         return sorted(self.turns, key=lambda turn: turn.line)
-
-
-def _texts(content: object) -> list[str]:
-    if not isinstance(content, list):
-        return []
-    return [
-        block["text"]
-        for block in content
-        if isinstance(block, dict)
-        and block.get("type") in _TEXT_BLOCKS
-        and jsonl.text_of(block.get("text"))
-    ]
 
 
 def _contextual(text: str) -> bool:

@@ -126,3 +126,12 @@ def first_object(path: str, limit: int = MAX_LINE_BYTES) -> dict[str, Any] | Non
 def text_of(value: object) -> str | None:
     """``value`` when it is a string with something other than whitespace in it."""
     return value if isinstance(value, str) and value.strip() else None
+
+
+def text_blocks(content: object, types: tuple[str, ...]) -> list[str]:
+    """The non-blank ``text`` of the blocks of these types in a message's content list
+    (both formats keep a message as typed blocks; tool calls are other types)."""
+    if not isinstance(content, list):
+        return []
+    return [block["text"] for block in content
+            if isinstance(block, dict) and block.get("type") in types and text_of(block.get("text"))]
