@@ -39,6 +39,16 @@ def open_regular(path: str, follow: bool = True) -> BinaryIO:
     return os.fdopen(fd, "rb")
 
 
+def read_record(root: str, name: str) -> bytes | None:
+    """A record's bytes (at most MAX_RECORD + 1, so the caller sees it is too big); None when it
+    is missing, a link, a FIFO or anything else that is not a regular file."""
+    try:
+        with open_regular(os.path.join(root, record_path(name)), follow=False) as f:
+            return f.read(MAX_RECORD + 1)
+    except OSError:
+        return None
+
+
 def find_root(start: str | None = None) -> str:
     """The work tree's top: the nearest folder holding `.git`, else the start folder."""
     here = os.path.abspath(start or os.getcwd())

@@ -12,9 +12,6 @@ from typing import NamedTuple
 
 from chord_memory import gitio, paths
 
-MAX_MEMORY_MD = paths.MAX_MEMORY_MD
-MAX_RECORD = paths.MAX_RECORD
-
 
 class MemFile(NamedTuple):
     path: str             # root-relative, forward slashes
@@ -97,9 +94,9 @@ def _assemble(root: str, files: list[MemFile], staged: bool) -> Snapshot:
 def from_worktree(root: str) -> Snapshot:
     files: list[MemFile] = []
     if os.path.lexists(os.path.join(root, paths.MEMORY_MD)):
-        files.append(read_file(root, paths.MEMORY_MD, MAX_MEMORY_MD))
+        files.append(read_file(root, paths.MEMORY_MD, paths.MAX_MEMORY_MD))
     for rel in _walk(root, paths.MEMORY_DIR):
-        files.append(read_file(root, rel, MAX_RECORD))
+        files.append(read_file(root, rel, paths.MAX_RECORD))
     return _assemble(root, files, staged=False)
 
 
@@ -116,7 +113,7 @@ def from_index(root: str) -> Snapshot:
             files.append(MemFile(e.path, None, 0, e.sha, ("CM309", "is staged as a submodule; "
                                                          "records and MEMORY.md must be regular files")))
         else:
-            limit = MAX_MEMORY_MD if e.path == paths.MEMORY_MD else MAX_RECORD
+            limit = paths.MAX_MEMORY_MD if e.path == paths.MEMORY_MD else paths.MAX_RECORD
             if sizes.get(e.sha, 0) <= limit:
                 wanted.append(e.sha)
     blobs = gitio.read_blobs(root, wanted)

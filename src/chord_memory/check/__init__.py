@@ -7,9 +7,10 @@ from chord_memory import durable, loaded, paths, records, summary
 from chord_memory import index as index_mod
 from chord_memory.check import secrets
 from chord_memory.findings import Finding
+from chord_memory.paths import MAX_MEMORY_MD, MAX_RECORD
 from chord_memory.region import decode
 from chord_memory.settings import Settings
-from chord_memory.snapshot import MAX_MEMORY_MD, MAX_RECORD, MemFile, Snapshot
+from chord_memory.snapshot import MemFile, Snapshot
 
 
 class Loaded(NamedTuple):

@@ -6,7 +6,6 @@ import os
 
 from chord_memory import paths
 from chord_memory.errors import UserError
-from chord_memory.snapshot import MAX_MEMORY_MD
 
 CONFIG_TEMPLATE = """\
 # chord-memory project configuration; see docs/configuration.md.
@@ -34,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
         if os.path.islink(md):
             raise UserError("MEMORY.md is a symbolic link; init does not write through links")
         with paths.open_regular(md) as f:
-            data = f.read(MAX_MEMORY_MD + 1)
+            data = f.read(paths.MAX_MEMORY_MD + 1)
         usable, why = index.read(data)
         if usable is None:
             raise UserError(f"{why}; nothing was written", 2 if why == index.NOT_TEXT else 1)

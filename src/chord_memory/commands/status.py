@@ -5,7 +5,6 @@ import argparse
 import os
 
 from chord_memory import paths
-from chord_memory.snapshot import MAX_MEMORY_MD
 
 
 def _region_problem(root: str) -> str | None:
@@ -13,7 +12,7 @@ def _region_problem(root: str) -> str | None:
 
     try:
         with paths.open_regular(os.path.join(root, paths.MEMORY_MD)) as f:
-            data = f.read(MAX_MEMORY_MD + 1)
+            data = f.read(paths.MAX_MEMORY_MD + 1)
     except FileNotFoundError:
         return None
     except OSError as e:

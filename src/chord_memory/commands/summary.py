@@ -83,12 +83,8 @@ def _stamp(st: os.stat_result) -> tuple[int, ...] | None:
 def _loads(root: str, record_id: str, results: loaded.Results) -> bool:
     """Whether the record behind an entry loads: a regular file (never a link) that parses
     within limits."""
-    try:
-        with paths.open_regular(os.path.join(root, paths.record_path(record_id)), follow=False) as f:
-            data = f.read(paths.MAX_RECORD + 1)
-    except OSError:
-        return False
-    return len(data) <= paths.MAX_RECORD and \
+    data = paths.read_record(root, record_id)
+    return data is not None and len(data) <= paths.MAX_RECORD and \
         loaded.record(results.get(record_id, data, blob_sha(data))) is not None
 
 

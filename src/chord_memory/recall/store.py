@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 SCHEMA = 6  # 6: the text fields are stored scrubbed of secrets
 NAME = "recall.sqlite"
 ROUNDS = 3
-MAX_RECORD = 1 << 20
 # Field weights for bm25(): summary, conclusion, why, how to apply. A word in the
 # one-line summary says more about what a record is for than one in its reasons.
 WEIGHTS = (4.0, 2.0, 1.0, 1.0)
@@ -131,14 +130,7 @@ def is_fresh(conn: sqlite3.Connection, root: str, key: bytes, meta: dict[str, ob
     return True
 
 
-def read_record(root: str, name: str) -> bytes | None:
-    """A record's bytes, never through a symbolic link."""
-    try:
-        fd = os.open(os.path.join(root, paths.record_path(name)), os.O_RDONLY | os.O_NOFOLLOW)
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as f:
-        return f.read(MAX_RECORD + 1)
+read_record = paths.read_record  # never through a link, never a FIFO
 
 
 def search(conn: sqlite3.Connection, root: str, key: bytes, opts: Options, words: list[str],

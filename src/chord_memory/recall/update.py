@@ -71,19 +71,17 @@ def create_schema(conn: sqlite3.Connection, version: int) -> None:
 
 def _memory_md(conn: sqlite3.Connection, root: str, meta: dict[str, object]) -> str:
     """Bring the entries table to MEMORY.md; the problem to report (an unusable region)."""
-    from chord_memory.snapshot import MAX_MEMORY_MD
-
     data: bytes | None = None
     problem = ""
     try:
         with paths.open_regular(os.path.join(root, paths.MEMORY_MD)) as f:
-            data = f.read(MAX_MEMORY_MD + 1)
+            data = f.read(paths.MAX_MEMORY_MD + 1)
     except FileNotFoundError:
         pass
     except OSError as e:
         problem = f"MEMORY.md: cannot be read ({e.strerror})"
-    if data is not None and len(data) > MAX_MEMORY_MD:
-        data, problem = None, f"MEMORY.md: larger than {MAX_MEMORY_MD} bytes; it is not read"
+    if data is not None and len(data) > paths.MAX_MEMORY_MD:
+        data, problem = None, f"MEMORY.md: larger than {paths.MAX_MEMORY_MD} bytes; it is not read"
     return entries.update(conn, data, meta) or problem
 
 
