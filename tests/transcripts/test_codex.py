@@ -14,7 +14,7 @@ def test_fixture_turns() -> None:
     assert (session.kind, session.id, session.cwd) == ("codex", CID, FIXTURE_CWD)
     assert session.turns == [
         Turn("user", "Add a --json flag to the status command.", 6),
-        Turn("assistant", "Added `--json` to `status`; it prints one JSON object.", 19),
+        Turn("assistant", "Added `--json` to `status`; it prints one JSON object.", 18),
         Turn("user", "Please keep the output keys in snake_case.", 21),
         Turn("assistant", "Renamed the keys to snake_case.", 23),  # interrupted turn
         Turn(
@@ -29,7 +29,7 @@ def test_fixture_turns() -> None:
 
 def test_fixture_skips_unknown_malformed_and_truncated_lines() -> None:
     session = read_session("codex", str(CODEX))
-    assert session.skipped == 3  # world_state, the broken JSON line, the cut last line
+    assert session.skipped == 2  # the broken JSON line, the cut last line (world_state is known)
     assert session.end_offset == len(complete_lines(CODEX))
 
 
@@ -79,7 +79,7 @@ def test_one_reply_per_turn(tmp_path: Path) -> None:
             _complete("final"),
         ),
     )
-    assert turns == [Turn("user", "q", 1), Turn("assistant", "final", 4)]
+    assert turns == [Turn("user", "q", 1), Turn("assistant", "final", 3)]  # where the text is
 
 
 def test_null_last_agent_message_keeps_the_last_assistant_message(tmp_path: Path) -> None:

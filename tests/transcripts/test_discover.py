@@ -160,4 +160,4 @@ def test_belongs_for_configured_globs(tmp_path: Path) -> None:
 
 def test_unknown_kind(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="unknown transcript kind"):
-        discover("cursor", str(tmp_path), home=str(tmp_path))
+        discover("windsurf", str(tmp_path), home=str(tmp_path))

@@ -92,8 +92,8 @@ def test_offset_inside_a_line_skips_that_line(tmp_path: Path) -> None:
 
 
 def test_unknown_kind_is_a_value_error(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="unknown transcript kind 'cursor'"):
-        read_session("cursor", str(tmp_path / "x.jsonl"))
+    with pytest.raises(ValueError, match="unknown transcript kind 'windsurf'"):
+        read_session("windsurf", str(tmp_path / "x.jsonl"))
 
 
 def test_count_newlines_reads_in_chunks(monkeypatch: pytest.MonkeyPatch) -> None:

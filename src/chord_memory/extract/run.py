@@ -53,7 +53,7 @@ def user_texts(session_turns: list[tuple[str, str]]) -> list[str]:
     """What the user said, scrubbed of secrets."""
     from chord_memory.secrets import scrub
 
-    return [scrub(text)[0] for role, text in session_turns if role == "user"]
+    return [scrub(text)[0] for role, text in session_turns if role == "user" and text.strip()]
 
 
 def extract_reply(cfg: Config, texts: list[str], session_id: str, known: str) -> Reply:
@@ -129,8 +129,7 @@ def _consolidate(root: str, model: ModelExtractor, limits: Limits, created: str,
 
 def run(root: str, cfg: Config, *, dry_run: bool = False, now: float | None = None,
         env: Mapping[str, str] | None = None, timing: Timing | None = None) -> Outcome:
-    from chord_memory import records, status
-    from chord_memory.transcripts import read_session
+    from chord_memory import records, status, transcripts
 
     env = os.environ if env is None else env
     now = time.time() if now is None else now
@@ -148,15 +147,20 @@ def run(root: str, cfg: Config, *, dry_run: bool = False, now: float | None = No
     out = Outcome(0, [], 0, [], [])
     for kind, path in sources.find(root, cfg.memory.sessions, env):
         try:
-            st = os.stat(path)
+            stamp = transcripts.stamp(kind, path)
         except OSError:
             continue
-        if now - st.st_mtime < cfg.memory.freeze_after:
+        if now - stamp[0] < cfg.memory.freeze_after:
             continue  # not frozen: the session may still be going on
-        offset = ledger.start_offset(kind, path)
-        if st.st_size <= offset:
+        if ledger.unchanged(kind, path, stamp):
             continue
-        session = read_session(kind, path, offset)
+        offset = ledger.start_offset(kind, path)
+        if transcripts.counts_bytes(kind) and stamp[1] <= offset:
+            continue
+        try:
+            session = transcripts.read_session(kind, path, offset)
+        except OSError:
+            continue  # gone or unreadable since it was found; a later run tries again
         mem = plan.load_memory(root, limits)
         try:
             reply, origin = extract(kind, session, mem)
@@ -168,7 +172,7 @@ def run(root: str, cfg: Config, *, dry_run: bool = False, now: float | None = No
         out = _apply(root, p, out._replace(sessions=out.sessions + 1), dry_run)
         if dry_run:
             continue
-        ledger.done(kind, path, session.id, session.end_offset)
+        ledger.done(kind, path, session.id, session.end_offset, stamp)
         if p.learnings:
             from chord_memory import learnings
 

@@ -1,4 +1,4 @@
-"""Which transcripts to read: `memory.sessions`, or this project's Claude Code and Codex sessions."""
+"""Which transcripts to read: `memory.sessions`, or this project's sessions of every agent we read."""
 from __future__ import annotations
 
 import glob
@@ -11,15 +11,14 @@ from chord_memory.config import SessionSource
 
 def find(root: str, sessions: list[SessionSource] | None, env: Mapping[str, str]) -> list[tuple[str, str]]:
     """(kind, path) of every transcript of this project, sorted; never another project's."""
-    from chord_memory.transcripts import discover
+    from chord_memory.transcripts import KINDS, discover, reader
     from chord_memory.transcripts.discover import belongs
 
     home = env.get("HOME") or os.path.expanduser("~")
     found: set[tuple[str, str]] = set()
     if sessions is None:
-        for kind in ("claude-code", "codex", "chord"):
-            for path in discover(kind, root, home=home, codex_home=env.get("CODEX_HOME"),
-                                 claude_config_dir=env.get("CLAUDE_CONFIG_DIR")):
+        for kind in KINDS:
+            for path in discover(kind, root, home=home, env=env):
                 found.add((kind, path))
         return sorted(found)
     for source in sessions:
@@ -28,9 +27,14 @@ def find(root: str, sessions: list[SessionSource] | None, env: Mapping[str, str]
             pattern = home + pattern[1:]
         if not os.path.isabs(pattern):
             pattern = os.path.join(root, pattern)
-        for path in glob.glob(pattern, recursive=True):
-            if os.path.isfile(path) and not _in_notes(root, path) and belongs(source.kind, path, root):
-                found.add((source.kind, path))
+        expand = getattr(reader(source.kind), "expand", None)
+        for match in glob.glob(pattern, recursive=True):
+            if _in_notes(root, match):
+                continue
+            # a format that keeps many sessions in one place (a database, a folder) names them
+            for path in expand(match, root) if expand is not None else [match]:
+                if (expand is not None or os.path.isfile(path)) and belongs(source.kind, path, root):
+                    found.add((source.kind, path))
     return sorted(found)
 
 

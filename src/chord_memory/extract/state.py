@@ -1,22 +1,21 @@
 """The ledger of processed sessions and the journal of an apply in progress.
 
 Both are JSON files in `<git-common-dir>/chord-memory/`, written atomically.
-The ledger says, per transcript, up to which byte it was processed, with a
-hash of the bytes before that point so a rewritten file is read again from the
-start. The journal holds a planned apply until it is done, so a run killed
+The ledger says, per transcript, where processing stopped (a byte offset, or a
+count of messages for formats kept as whole documents), with a checkpoint of
+what lies before that point (transcripts.checkpoint) so a rewritten file is read
+again from the start, and the stamp the transcript had then, so an unchanged
+one is not read again. The journal holds a planned apply until it is done, so a run killed
 half-way is finished by the next one instead of leaving orphans.
 """
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 from typing import Any
 
 from chord_memory import atomic, paths
-
-HEAD_BYTES = 4096
 
 
 def _file(root: str, name: str) -> str:
@@ -41,11 +40,6 @@ def _save(path: str, data: dict[str, Any]) -> None:
     atomic.write(path, json.dumps(data, indent=1, sort_keys=True).encode())
 
 
-def head_hash(path: str, upto: int) -> str:
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read(min(upto, HEAD_BYTES))).hexdigest()[:16]
-
-
 class Ledger:
     def __init__(self, root: str) -> None:
         self.path = _file(root, "ledger.json")
@@ -53,23 +47,32 @@ class Ledger:
 
     def start_offset(self, kind: str, path: str) -> int:
         """Where processing of this transcript resumes (0 when unknown or rewritten)."""
+        from chord_memory.transcripts import checkpoint
+
         entry = self.data.get(f"{kind}:{path}")
         if not isinstance(entry, dict):
             return 0
         offset = entry.get("offset", 0)
-        try:
-            if not isinstance(offset, int) or os.path.getsize(path) < offset:
-                return 0
-            if head_hash(path, offset) != entry.get("head"):
-                return 0
-        except OSError:
+        if not isinstance(offset, int) or isinstance(offset, bool) or offset < 0:
+            return 0
+        if checkpoint(kind, path, offset) != entry.get("head"):
             return 0
         return offset
 
-    def done(self, kind: str, path: str, session_id: str, offset: int) -> None:
-        self.data[f"{kind}:{path}"] = {
-            "session": session_id, "offset": offset, "head": head_hash(path, offset),
-        }
+    def unchanged(self, kind: str, path: str, stamp: tuple[float, int]) -> bool:
+        """Whether the transcript is as it was when it was last processed."""
+        entry = self.data.get(f"{kind}:{path}")
+        return isinstance(entry, dict) and entry.get("stamp") == list(stamp)
+
+    def done(self, kind: str, path: str, session_id: str, offset: int,
+             stamp: tuple[float, int] | None = None) -> None:
+        from chord_memory.transcripts import checkpoint
+
+        entry: dict[str, Any] = {"session": session_id, "offset": offset,
+                                 "head": checkpoint(kind, path, offset)}
+        if stamp is not None:
+            entry["stamp"] = list(stamp)
+        self.data[f"{kind}:{path}"] = entry
         _save(self.path, self.data)
 
 

@@ -7,6 +7,7 @@ meta lines and side chains never reach a ``Turn``. See docs/transcripts.md.
 from __future__ import annotations
 
 import os
+from types import ModuleType
 from typing import TYPE_CHECKING, NamedTuple
 
 from chord_memory.transcripts.discover import claude_code_project_dir, discover
@@ -14,7 +15,13 @@ from chord_memory.transcripts.discover import claude_code_project_dir, discover
 if TYPE_CHECKING:
     from chord_memory.transcripts.jsonl import Scan
 
-KINDS = ("chord", "claude-code", "codex")
+# kind (as `memory.sessions` names it) -> the module that reads it
+_MODULES = {
+    "chord": "chord",
+    "claude-code": "claude_code",
+    "codex": "codex",
+}
+KINDS = tuple(_MODULES)
 
 
 class Turn(NamedTuple):
@@ -24,14 +31,15 @@ class Turn(NamedTuple):
 
 
 class Session(NamedTuple):
-    kind: str  # "chord" | "claude-code" | "codex"
+    kind: str  # one of KINDS
     id: str  # the session id from the file (fallback: file stem)
     path: str
     cwd: str | None  # project directory the session ran in, when the format says
     turns: list[Turn]
-    start_offset: int  # byte offset reading started at
-    end_offset: int  # just past the last complete line read (a partial last line is left)
-    skipped: int  # malformed / oversized / unknown lines skipped
+    start_offset: int  # where reading started (see end_offset)
+    end_offset: int  # where the next read starts: a byte offset just past the last complete
+    #                  line, or for formats kept as whole documents a count of messages read
+    skipped: int  # malformed / oversized / unknown lines or messages skipped
 
 
 def session(kind: str, path: str, session_id: str | None, cwd: str | None, turns: list[Turn],
@@ -42,28 +50,61 @@ def session(kind: str, path: str, session_id: str | None, cwd: str | None, turns
                    scan.skipped)
 
 
+def reader(kind: str) -> ModuleType:
+    """The module that reads transcripts of ``kind``."""
+    name = _MODULES.get(kind)
+    if name is None:
+        raise ValueError(f"unknown transcript kind {kind!r}: expected one of {', '.join(KINDS)}")
+    return __import__(f"chord_memory.transcripts.{name}", fromlist=["read"])
+
+
 def read_session(kind: str, path: str, start_offset: int = 0) -> Session:
     """Read ``path`` from ``start_offset`` into one normalized Session."""
-    if kind == "chord":
-        from chord_memory.transcripts import chord
+    return reader(kind).read(path, start_offset)  # type: ignore[no-any-return]
 
-        return chord.read(path, start_offset)
-    if kind == "claude-code":
-        from chord_memory.transcripts import claude_code
 
-        return claude_code.read(path, start_offset)
-    if kind == "codex":
-        from chord_memory.transcripts import codex
+def checkpoint(kind: str, path: str, offset: int) -> str | None:
+    """What must be unchanged for a read from ``offset`` to go on where the last one stopped.
 
-        return codex.read(path, start_offset)
-    raise ValueError(f"unknown transcript kind {kind!r}: expected one of {', '.join(KINDS)}")
+    Byte-offset formats: the file is at least ``offset`` long and its first bytes
+    are the same. Whole-document formats say themselves (their first message's id,
+    say). None: the file cannot be read, so a later read starts over.
+    """
+    own = getattr(reader(kind), "checkpoint", None)
+    if own is not None:
+        return own(path, offset)  # type: ignore[no-any-return]
+    from chord_memory.transcripts import jsonl
+
+    return jsonl.checkpoint(path, offset)
+
+
+def stamp(kind: str, path: str) -> tuple[float, int]:
+    """(last change time, a size that grows with the session): freezing and "anything new?".
+
+    A single file's mtime and size, unless the format keeps a session in many
+    files (OpenCode), which says itself. Raises OSError when it is gone.
+    """
+    own = getattr(reader(kind), "stamp", None)
+    if own is not None:
+        return own(path)  # type: ignore[no-any-return]
+    st = os.stat(path)
+    return st.st_mtime, st.st_size
+
+
+def counts_bytes(kind: str) -> bool:
+    """Whether ``end_offset`` is a byte offset (else a count of messages)."""
+    return getattr(reader(kind), "UNIT", "bytes") == "bytes"
 
 
 __all__ = [
     "KINDS",
     "Session",
     "Turn",
+    "checkpoint",
     "claude_code_project_dir",
+    "counts_bytes",
     "discover",
     "read_session",
+    "reader",
+    "stamp",
 ]

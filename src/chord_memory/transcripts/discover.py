@@ -7,15 +7,19 @@
   the project, sub-agent sessions left out.
 - chord: ``<git common dir>/chord-memory/sessions/*.jsonl`` whose header cwd, when
   it has one, is the project.
+- every other kind: its reader module's ``discover(project_root, home, env)`` and
+  ``belongs(path, project_root)`` (docs/transcripts.md says where each agent keeps
+  its sessions).
 
 Paths are compared after ``os.path.realpath``. Nothing here reads ``$HOME`` or the
-environment: the caller passes ``home`` (and ``$CODEX_HOME`` as ``codex_home``).
+environment: the caller passes ``home``, and ``env`` for the variables that move an
+agent's folder (``CODEX_HOME``, ``CLAUDE_CONFIG_DIR``, ``XDG_DATA_HOME``, ...).
 """
 from __future__ import annotations
 
 import glob
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from chord_memory.transcripts import jsonl
@@ -32,16 +36,20 @@ def discover(
     home: str,
     codex_home: str | None = None,
     claude_config_dir: str | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> list[str]:
     """Transcript paths of this project only, sorted."""
+    env = env or {}
     if kind == "claude-code":
-        found = _claude_code(project_root, home, claude_config_dir)
+        found = _claude_code(project_root, home, claude_config_dir or env.get("CLAUDE_CONFIG_DIR"))
     elif kind == "codex":
-        found = _codex(project_root, codex_home or os.path.join(home, ".codex"))
+        found = _codex(project_root, codex_home or env.get("CODEX_HOME") or os.path.join(home, ".codex"))
     elif kind == "chord":
         found = _chord(project_root)
     else:
-        raise ValueError(f"unknown transcript kind {kind!r}: expected chord, claude-code or codex")
+        from chord_memory.transcripts import reader
+
+        found = reader(kind).discover(project_root, home, env)
     return sorted(set(found))
 
 
@@ -56,9 +64,13 @@ def belongs(kind: str, path: str, project_root: str) -> bool:
         if meta is None or _codex_sub_agent(meta):
             return False
         cwd = jsonl.text_of(meta.get("cwd"))
-        return cwd is not None and _same_dir(cwd, project_root)
+        return cwd is not None and same_dir(cwd, project_root)
+    if kind not in ("claude-code", "chord"):
+        from chord_memory.transcripts import reader
+
+        return bool(reader(kind).belongs(path, project_root))
     cwd = transcript_cwd(kind, path)
-    return cwd is None or _same_dir(cwd, project_root)
+    return cwd is None or same_dir(cwd, project_root)
 
 
 def transcript_cwd(kind: str, path: str) -> str | None:
@@ -77,12 +89,10 @@ def transcript_cwd(kind: str, path: str) -> str | None:
 
 
 def _codex_meta(path: str) -> dict[str, Any] | None:
-    """The payload of a rollout's first line, when it is ``session_meta``."""
-    header = jsonl.first_object(path)
-    payload = header.get("payload") if header is not None else None
-    if header is None or header.get("type") != "session_meta" or not isinstance(payload, dict):
-        return None
-    return payload
+    """What a rollout says of itself (its session_meta, or an older rollout's header)."""
+    from chord_memory.transcripts.codex import meta
+
+    return meta(path)
 
 
 def _codex_sub_agent(meta: dict[str, Any]) -> bool:
@@ -158,7 +168,7 @@ def _chord(project_root: str) -> Iterator[str]:
             yield path
 
 
-def _same_dir(a: str, b: str) -> bool:
+def same_dir(a: str, b: str) -> bool:
     return os.path.normcase(os.path.realpath(a)) == os.path.normcase(os.path.realpath(b))
 
 

@@ -9,6 +9,7 @@ decoded with replacement (U+FFFD) rather than losing the whole line.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator
 from typing import IO, Any, NamedTuple
 
@@ -88,12 +89,25 @@ def count_newlines(f: IO[bytes], offset: int) -> int:
 
 
 def scan(
-    path: str, start_offset: int, handle: Handler, prefilter: Prefilter | None = None
+    path: str,
+    start_offset: int,
+    handle: Handler,
+    prefilter: Prefilter | None = None,
+    prime: tuple[Prefilter, Handler] | None = None,
 ) -> Scan:
-    """Feed every complete line of ``path`` from ``start_offset`` to ``handle``."""
+    """Feed every complete line of ``path`` from ``start_offset`` to ``handle``.
+
+    With ``prime`` = (keep, handler), a resumed read first feeds the lines before
+    ``start_offset`` for which ``keep(raw bytes)`` is true to that handler (what the
+    assistant wrote earlier, so that an echo of it after the resume is still seen);
+    they are neither turns nor counted.
+    """
     skipped, end_offset = 0, start_offset
     with open(path, "rb") as f:
-        first = count_newlines(f, start_offset) + 1 if start_offset else 1
+        if start_offset and prime is not None:
+            first = _prime(f, start_offset, *prime)
+        else:
+            first = count_newlines(f, start_offset) + 1 if start_offset else 1
         f.seek(start_offset)
         for line in iter_lines(f, start_offset, first):
             if not line.complete:
@@ -109,6 +123,27 @@ def scan(
                 if obj is None or not handle(line.number, obj):
                     skipped += 1
     return Scan(end_offset, skipped)
+
+
+def _prime(f: IO[bytes], start_offset: int, keep: Prefilter, handler: Handler) -> int:
+    """Feed the kept lines that end at or before ``start_offset``; the next line's number."""
+    f.seek(0)
+    number = 1
+    for line in iter_lines(f, 0, 1):
+        if line.end > start_offset:
+            break
+        number = line.number + 1
+        if line.data is not None and line.complete and keep(line.data):
+            obj = parse(line.data)
+            if obj is not None:
+                handler(line.number, obj)
+        if line.end == start_offset:
+            break
+    else:
+        return count_newlines(f, start_offset) + 1
+    if line.end > start_offset:  # an offset inside a line: count as the plain path does
+        return count_newlines(f, start_offset) + 1
+    return number
 
 
 def first_object(path: str, limit: int = MAX_LINE_BYTES) -> dict[str, Any] | None:
@@ -135,3 +170,20 @@ def text_blocks(content: object, types: tuple[str, ...]) -> list[str]:
         return []
     return [block["text"] for block in content
             if isinstance(block, dict) and block.get("type") in types and text_of(block.get("text"))]
+
+
+HEAD_BYTES = 4096  # how much of a transcript's start the ledger remembers
+
+
+def checkpoint(path: str, offset: int) -> str | None:
+    """A digest of the first bytes before ``offset``, or None when the file is shorter
+    (rewritten) or cannot be read: a resumed read then starts over."""
+    import hashlib
+
+    try:
+        with open(path, "rb") as f:
+            if os.fstat(f.fileno()).st_size < offset:
+                return None
+            return hashlib.sha256(f.read(min(offset, HEAD_BYTES))).hexdigest()[:16]
+    except OSError:
+        return None
