@@ -20,6 +20,7 @@ _MODULES = {
     "chord": "chord",
     "claude-code": "claude_code",
     "codex": "codex",
+    "gemini-cli": "gemini_cli",
 }
 KINDS = tuple(_MODULES)
 
