@@ -21,6 +21,7 @@ _MODULES = {
     "claude-code": "claude_code",
     "codex": "codex",
     "gemini-cli": "gemini_cli",
+    "aider": "aider",
 }
 KINDS = tuple(_MODULES)
 
