@@ -22,6 +22,7 @@ _MODULES = {
     "codex": "codex",
     "gemini-cli": "gemini_cli",
     "aider": "aider",
+    "opencode": "opencode",
 }
 KINDS = tuple(_MODULES)
 
