@@ -50,7 +50,7 @@ class Endpoint(_Strict):
 
 
 class SessionSource(_Strict):
-    kind: Literal["chord", "claude-code", "codex", "gemini-cli", "aider", "opencode"]
+    kind: Literal["chord", "claude-code", "codex", "gemini-cli", "aider", "opencode", "copilot-cli"]
     path: str
 
 

@@ -23,6 +23,7 @@ _MODULES = {
     "gemini-cli": "gemini_cli",
     "aider": "aider",
     "opencode": "opencode",
+    "copilot-cli": "copilot_cli",
 }
 KINDS = tuple(_MODULES)
 
