@@ -50,7 +50,8 @@ class Endpoint(_Strict):
 
 
 class SessionSource(_Strict):
-    kind: Literal["chord", "claude-code", "codex", "gemini-cli", "aider", "opencode", "copilot-cli"]
+    kind: Literal["chord", "claude-code", "codex", "gemini-cli", "aider", "opencode", "copilot-cli",
+                  "cursor"]
     path: str
 
 

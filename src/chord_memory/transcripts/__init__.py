@@ -24,6 +24,7 @@ _MODULES = {
     "aider": "aider",
     "opencode": "opencode",
     "copilot-cli": "copilot_cli",
+    "cursor": "cursor",
 }
 KINDS = tuple(_MODULES)
 
