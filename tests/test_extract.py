@@ -65,6 +65,22 @@ def test_records_from_what_the_user_said(repo: Path, capsys: pytest.CaptureFixtu
     assert main(["summary"]) == 0 and "make lint" in capsys.readouterr().out
 
 
+def test_foreground_runs_one_extraction_now(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """SPEC 10: `extract --foreground` is a run in this process, not the hooks' worker."""
+    enable(repo)
+    ClaudeSession(repo).user("Always run the linters with `make lint` before you hand a change back.")
+    assert main(["extract", "--foreground"]) == 0
+    assert "1 session(s) read, 1 file(s) written" in capsys.readouterr().out
+    assert len(records(repo)) == 1
+
+
+def test_the_worker_is_not_a_command_in_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    assert "worker" not in capsys.readouterr().out
+    assert main(["extract", "--help"]) == 0
+    assert "pending triggers" not in capsys.readouterr().out
+
+
 def test_twice_writes_nothing_and_a_grown_session_yields_its_new_part(
     repo: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:

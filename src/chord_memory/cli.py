@@ -76,7 +76,7 @@ def _summary(p: argparse.ArgumentParser) -> None:
 
 def _extract(p: argparse.ArgumentParser) -> None:
     p.add_argument("--foreground", action="store_true",
-                   help="work through the pending triggers (what the git hooks start)")
+                   help="run now, in this process (what extract always does; for scripts)")
     p.add_argument("--dry-run", action="store_true",
                    help="print what would be written; write nothing, send nothing")
 

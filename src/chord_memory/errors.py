@@ -86,3 +86,8 @@ def log_crash() -> str | None:
     except Exception:
         return None
     return path
+
+
+def crash_reason(e: BaseException) -> str:
+    """The status line of an extraction that crashed."""
+    return f"the extraction crashed ({type(e).__name__}: {e}); the traceback is in {crash_log_path()}"

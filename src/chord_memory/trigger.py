@@ -34,7 +34,7 @@ PROBE_PATIENCE = 0.3    # another probe holds the lock for microseconds; a worke
 LOG_NAME = "extract.log"  # status.LOG_NAME, without importing status (json) in the hook's child
 ENV_DEBOUNCE = "CHORD_MEMORY_DEBOUNCE"
 ENV_BARRIER = "CHORD_MEMORY_TEST_BARRIER"
-WORKER = ("-m", "chord_memory", "extract", "--foreground")
+WORKER = ("-m", "chord_memory.worker")  # the background worker (chord_memory/worker.py)
 
 
 class Mark:

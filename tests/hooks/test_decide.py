@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from chord_memory import hook, lock, settings, trigger
+from chord_memory import hook, lock, settings, trigger, worker
 from chord_memory.cli import main
 from tests.conftest import git
 from tests.hooks.helpers import STATE, enable
@@ -248,7 +248,7 @@ def test_lock_holder_and_patience(tmp_path: Path) -> None:
 
 def test_worker_with_nothing_pending_does_nothing(repo: Path) -> None:
     enable(repo)
-    assert main(["extract", "--foreground"]) == 0
+    assert worker.main() == 0
     assert not (repo / STATE / "extract.log").exists()
 
 
@@ -281,7 +281,7 @@ def test_worker_defers_during_a_rebase(repo: Path, monkeypatch: pytest.MonkeyPat
     state = str(repo / STATE)
     (repo / ".git/rebase-merge").mkdir()
     trigger.append(state, "main", "post-commit", 0, str(repo))
-    assert main(["extract", "--foreground"]) == 0
+    assert worker.main() == 0
     assert trigger.keys(state) == ["main"]  # remembered for the rebase's last event
     assert "deferred: a rebase is in progress" in (repo / STATE / "extract.log").read_text()
 
@@ -291,5 +291,5 @@ def test_a_trigger_for_a_removed_worktree_is_dropped(repo: Path, tmp_path: Path,
     monkeypatch.setenv(trigger.ENV_DEBOUNCE, "0")
     state = str(repo / STATE)
     trigger.append(state, "wt-gone", "post-commit", 0, str(tmp_path / "gone"))
-    assert main(["extract", "--foreground"]) == 0
+    assert worker.main() == 0
     assert trigger.keys(state) == []

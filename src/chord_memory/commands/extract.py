@@ -1,16 +1,12 @@
 """chord-memory extract [--foreground] [--dry-run]: extraction over frozen, unprocessed sessions.
 
-Both forms run in this process; neither detaches (the git hooks are the
-background path: `chord-memory hook` forks the worker, see docs/hooks.md).
+One run now, for this work tree, in this process, printing what it wrote;
+`--foreground` says so explicitly (for scripts) and changes nothing else. It
+also satisfies this work tree's pending triggers. If the background worker
+holds the lock, it leaves a trigger (remembered, never lost) and returns.
 
-- `extract` runs once now, for this work tree, and prints what it wrote. It
-  also satisfies this work tree's pending triggers. If a worker holds the lock,
-  it leaves a trigger (remembered, never lost) and returns.
-- `extract --foreground` is the worker the hooks start: it takes the lock,
-  works through the pending triggers (waiting out the debounce, pre-commit's
-  stash window and git sequences in progress), and before it releases the lock
-  it checks for triggers that came in meanwhile and runs again. Nothing pending
-  means nothing to do. Its report goes to the log and the status file.
+The worker the git hooks start is not this command: it is
+`python -m chord_memory.worker` (chord_memory/worker.py, docs/hooks.md).
 """
 from __future__ import annotations
 
@@ -23,7 +19,6 @@ from chord_memory.errors import UserError
 
 if TYPE_CHECKING:
     from chord_memory.config import Config
-    from chord_memory.trigger import Mark
 
 PATIENCE = 0.3  # a trigger's lock probe holds the lock for microseconds; wait that out
 
@@ -34,8 +29,6 @@ def run(args: argparse.Namespace) -> int:
     if state is None:
         raise UserError("extraction needs a git repository (its state lives in .git); "
                         "run it inside one")
-    if args.foreground:
-        return work(state)
     return once(root, state, dry_run=args.dry_run)
 
 
@@ -100,6 +93,8 @@ def _report(root: str, cfg: Config) -> int:
         status.write(root, False, str(e))
         raise UserError(str(e), 1) from None
     except Exception as e:
+        from chord_memory.errors import crash_reason
+
         status.write(root, False, crash_reason(e))
         raise
     if not outcome.deferred:  # a deferred run proved nothing: keep a failure showing
@@ -111,80 +106,3 @@ def _report(root: str, cfg: Config) -> int:
     print(f"{outcome.sessions} session(s) read, {len(outcome.written)} file(s) written, "
           f"{outcome.ops} index change(s)")
     return 0
-
-
-def crash_reason(e: BaseException) -> str:
-    from chord_memory.errors import crash_log_path
-
-    return f"the extraction crashed ({type(e).__name__}: {e}); the traceback is in {crash_log_path()}"
-
-
-# -- the worker ------------------------------------------------------------------------------
-
-def work(state: str) -> int:
-    """Work through the pending triggers; check again after releasing the lock (no lost wake-up)."""
-    from chord_memory import lock, trigger
-
-    deferred: dict[str, int] = {}
-    while True:
-        with lock.held(state, PATIENCE) as mine:
-            if not mine:
-                return 0  # the holder checks the pending files before and after it releases
-            drain(state, deferred)
-        if not trigger.waiting(state, deferred):
-            return 0
-
-
-def drain(state: str, deferred: dict[str, int]) -> None:
-    """While holding the lock: one run per work tree with pending triggers, until none is left."""
-    from chord_memory import status, trigger
-
-    while True:
-        todo = trigger.waiting(state, deferred)
-        if not todo:
-            return
-        key = todo[0]
-        mark = trigger.settle(state, key, trigger.debounce())
-        git_dir = paths.git_dir(mark.root) if mark else None
-        if mark is None or git_dir is None:
-            trigger.claim(state, key)
-            trigger.release(state, key)  # unreadable, or its work tree is gone
-            continue
-        busy = trigger.wait_quiet_git(git_dir)
-        if busy:
-            deferred[key] = trigger.stamp(state, key)
-            status.log(mark.root, f"deferred: a {busy} is in progress; its last event triggers")
-            continue
-        claimed = trigger.claim(state, key) or mark
-        trigger.barrier()
-        run_claimed(claimed)
-        trigger.release(state, key)
-
-
-def run_claimed(mark: Mark) -> None:
-    """One run for the triggers of one work tree; its outcome goes to the status and the log."""
-    from chord_memory import config, status
-    from chord_memory.extract import run as pipeline
-
-    root = mark.root
-    try:
-        cfg = config.load(root)
-    except UserError as e:
-        status.write(root, False, str(e))
-        return
-    if not cfg.memory.enabled:
-        return
-    events = ", ".join(f"{e} x{mark.events.count(e)}" for e in dict.fromkeys(mark.events))
-    status.log(root, f"run: {len(mark.events)} trigger(s) ({events})")
-    try:
-        outcome = pipeline.run(root, cfg)
-    except UserError as e:
-        status.write(root, False, str(e))
-        return
-    except Exception as e:
-        status.write(root, False, crash_reason(e))
-        raise  # the claim stays: the next trigger runs it again
-    if not outcome.deferred:
-        status.write(root, True)
-    status.log(root, f"run done: {outcome.sessions} session(s), {len(outcome.written)} file(s) "
-               f"written, {outcome.ops} index change(s)")

@@ -1,0 +1,112 @@
+"""The background extraction worker the git hooks start: ``python -m chord_memory.worker``.
+
+Not a `chord-memory` command (nobody runs it by hand; `chord-memory extract` is
+the run a person or a script starts). It takes the lock, works through the
+pending triggers (waiting out the debounce, pre-commit's stash window and git
+sequences in progress), and before it releases the lock it checks for triggers
+that came in meanwhile and runs again. Nothing pending means nothing to do. Its
+report goes to the log and the status file (docs/hooks.md).
+"""
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from chord_memory import paths
+from chord_memory.errors import UserError
+
+if TYPE_CHECKING:
+    from chord_memory.trigger import Mark
+
+PATIENCE = 0.3  # a trigger's lock probe holds the lock for microseconds; wait that out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the worker for the repository of the current directory (the hook's work tree)."""
+    from chord_memory import errors
+
+    del argv
+    try:
+        state = paths.state_dir(paths.find_root())
+        return 0 if state is None else work(state)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # its output goes to the log: one line there, the traceback in the crash log
+        path = errors.log_crash()
+        print(f"chord-memory worker: unexpected failure ({type(e).__name__}); details are in {path}",
+              file=sys.stderr)
+        return errors.CRASH
+
+
+def work(state: str) -> int:
+    """Work through the pending triggers; check again after releasing the lock (no lost wake-up)."""
+    from chord_memory import lock, trigger
+
+    deferred: dict[str, int] = {}
+    while True:
+        with lock.held(state, PATIENCE) as mine:
+            if not mine:
+                return 0  # the holder checks the pending files before and after it releases
+            drain(state, deferred)
+        if not trigger.waiting(state, deferred):
+            return 0
+
+
+def drain(state: str, deferred: dict[str, int]) -> None:
+    """While holding the lock: one run per work tree with pending triggers, until none is left."""
+    from chord_memory import status, trigger
+
+    while True:
+        todo = trigger.waiting(state, deferred)
+        if not todo:
+            return
+        key = todo[0]
+        mark = trigger.settle(state, key, trigger.debounce())
+        git_dir = paths.git_dir(mark.root) if mark else None
+        if mark is None or git_dir is None:
+            trigger.claim(state, key)
+            trigger.release(state, key)  # unreadable, or its work tree is gone
+            continue
+        busy = trigger.wait_quiet_git(git_dir)
+        if busy:
+            deferred[key] = trigger.stamp(state, key)
+            status.log(mark.root, f"deferred: a {busy} is in progress; its last event triggers")
+            continue
+        claimed = trigger.claim(state, key) or mark
+        trigger.barrier()
+        run_claimed(claimed)
+        trigger.release(state, key)
+
+
+def run_claimed(mark: Mark) -> None:
+    """One run for the triggers of one work tree; its outcome goes to the status and the log."""
+    from chord_memory import config, errors, status
+    from chord_memory.extract import run as pipeline
+
+    root = mark.root
+    try:
+        cfg = config.load(root)
+    except UserError as e:
+        status.write(root, False, str(e))
+        return
+    if not cfg.memory.enabled:
+        return
+    events = ", ".join(f"{e} x{mark.events.count(e)}" for e in dict.fromkeys(mark.events))
+    status.log(root, f"run: {len(mark.events)} trigger(s) ({events})")
+    try:
+        outcome = pipeline.run(root, cfg)
+    except UserError as e:
+        status.write(root, False, str(e))
+        return
+    except Exception as e:
+        status.write(root, False, errors.crash_reason(e))
+        raise  # the claim stays: the next trigger runs it again
+    if not outcome.deferred:
+        status.write(root, True)
+    status.log(root, f"run done: {outcome.sessions} session(s), {len(outcome.written)} file(s) "
+               f"written, {outcome.ops} index change(s)")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
