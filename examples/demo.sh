@@ -13,6 +13,10 @@ export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
 export GIT_AUTHOR_NAME=Demo GIT_AUTHOR_EMAIL=demo@example.com
 export GIT_COMMITTER_NAME=Demo GIT_COMMITTER_EMAIL=demo@example.com
 export HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config"
+# The hooks start no extraction when CI is set (docs/hooks.md): right for a CI checkout, but this
+# throwaway repository is the demo's own, and showing the hook at work is the point. So a CI job
+# that runs `make demo` sees the same demo as a developer does.
+unset CI CHORD_MEMORY_SKIP
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 show() { printf '$ %s\n' "$*"; "$@"; }
 
@@ -78,6 +82,11 @@ for _ in $(seq 300); do
     grep -qE '\] (run done|MEMORY-FAIL)' .git/chord-memory/extract.log 2>/dev/null && break
     sleep 0.1
 done
+if ! grep -qE '\] run done' .git/chord-memory/extract.log 2>/dev/null; then
+    echo "the background extraction did not finish within 30 s; its log:" >&2
+    cat .git/chord-memory/extract.log >&2 2>/dev/null || echo "(no log)" >&2
+    exit 1
+fi
 sed 's/^/    /' .git/chord-memory/extract.log
 show chord-memory status
 echo "--- the new index entries (new ones on top):"
