@@ -145,7 +145,13 @@ def run(root: str, cfg: Config, *, dry_run: bool = False, now: float | None = No
     model = _model_extractor(root, cfg, env, known, timing)
     extract = _rules(cfg, known) if model is None else _model(model)
     out = Outcome(0, [], 0, [], [])
-    for kind, path in sources.find(root, cfg.memory.sessions, env):
+    problems: list[str] = []
+    found = sources.find(root, cfg.memory.sessions, env, problems)
+    for problem in problems:
+        out.skipped.append(problem)
+        if not dry_run:
+            status.log(root, problem)
+    for kind, path in found:
         try:
             stamp = transcripts.stamp(kind, path)
         except OSError:

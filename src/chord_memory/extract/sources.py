@@ -9,8 +9,14 @@ from chord_memory import paths
 from chord_memory.config import SessionSource
 
 
-def find(root: str, sessions: list[SessionSource] | None, env: Mapping[str, str]) -> list[tuple[str, str]]:
-    """(kind, path) of every transcript of this project, sorted; never another project's."""
+def find(root: str, sessions: list[SessionSource] | None, env: Mapping[str, str],
+         problems: list[str] | None = None) -> list[tuple[str, str]]:
+    """(kind, path) of every transcript of this project, sorted; never another project's.
+
+    A place that cannot be read (a folder without permission, a locked database) is
+    left out and said in ``problems``: it never keeps the other agents' sessions from
+    being read.
+    """
     from chord_memory.transcripts import KINDS, discover, reader
     from chord_memory.transcripts.discover import belongs
 
@@ -18,8 +24,10 @@ def find(root: str, sessions: list[SessionSource] | None, env: Mapping[str, str]
     found: set[tuple[str, str]] = set()
     if sessions is None:
         for kind in KINDS:
-            for path in discover(kind, root, home=home, env=env):
-                found.add((kind, path))
+            try:
+                found.update((kind, path) for path in discover(kind, root, home=home, env=env))
+            except OSError as e:
+                _problem(problems, kind, e)
         return sorted(found)
     for source in sessions:
         pattern = source.path
@@ -31,11 +39,21 @@ def find(root: str, sessions: list[SessionSource] | None, env: Mapping[str, str]
         for match in glob.glob(pattern, recursive=True):
             if _in_notes(root, match):
                 continue
-            # a format that keeps many sessions in one place (a database, a folder) names them
-            for path in expand(match, root) if expand is not None else [match]:
-                if (expand is not None or os.path.isfile(path)) and belongs(source.kind, path, root):
-                    found.add((source.kind, path))
+            try:
+                # a format that keeps many sessions in one place (a database, a folder) names them
+                for path in expand(match, root) if expand is not None else [match]:
+                    if (expand is not None or os.path.isfile(path)) and belongs(source.kind, path, root):
+                        found.add((source.kind, path))
+            except OSError as e:
+                _problem(problems, source.kind, e)
     return sorted(found)
+
+
+def _problem(problems: list[str] | None, kind: str, e: OSError) -> None:
+    if problems is not None:
+        from chord_memory.errors import os_error
+
+        problems.append(f"{kind}: its sessions could not be read: {os_error(e)}")
 
 
 def _in_notes(root: str, path: str) -> bool:

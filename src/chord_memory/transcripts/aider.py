@@ -32,6 +32,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import IO
 
+from chord_memory.paths import open_regular
 from chord_memory.transcripts import Session, Turn, jsonl, session
 from chord_memory.transcripts.typed import DROP, Harness, Rule, Voice
 
@@ -90,7 +91,7 @@ _QUIET = (_NONE, _TOOL)  # states a line of aider's output only moves to _NONE
 
 def read(path: str, start_offset: int = 0) -> Session:
     """The prompts and replies of ``path`` from ``start_offset`` (a byte offset)."""
-    with open(path, "rb") as f:
+    with open_regular(path) as f:
         aider, strict = _probe(f)
         f.seek(0)
         parser = _Parser(strict)
@@ -549,7 +550,7 @@ def belongs(path: str, project_root: str) -> bool:
 def _configured(conf: str) -> list[str]:
     """The ``chat-history-file`` a YAML config names, if it names one."""
     try:
-        with open(conf, "rb") as f:
+        with open_regular(conf) as f:
             data = f.read(1024 * 1024)
     except OSError:
         return []
@@ -567,7 +568,7 @@ def _configured(conf: str) -> list[str]:
 def _dotenv(path: str) -> list[str]:
     """``AIDER_CHAT_HISTORY_FILE=...`` in the project's ``.env`` (aider loads it)."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             data = f.read(1024 * 1024).decode("utf-8", "replace")
     except OSError:
         return []

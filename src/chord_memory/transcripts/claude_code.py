@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from chord_memory.paths import open_regular
 from chord_memory.transcripts import Session, Turn, jsonl, session
 from chord_memory.transcripts.typed import CUT, DROP, HEAD, INNER, Harness, Rule, Voice
 
@@ -85,7 +86,7 @@ def read(path: str, start_offset: int = 0) -> Session:
 def first_cwd(path: str) -> str | None:
     """The first ``cwd`` among a Claude Code file's first lines."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             for line in jsonl.iter_lines(f, 0, 1):
                 if line.number > _PROBE_LINES or line.end > _PROBE_BYTES or not line.complete:
                     return None

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from chord_memory.paths import open_regular
 from chord_memory.transcripts import Session, Turn, jsonl, session
 from chord_memory.transcripts.typed import AFTER, DROP, HEAD, Harness, Rule, Voice
 
@@ -89,7 +90,7 @@ def meta(path: str) -> dict[str, Any] | None:
         return None
     found = dict(header)
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             for line in jsonl.iter_lines(f, 0, 1):
                 if line.number > _PROBE_LINES or not line.complete:
                     break

@@ -18,6 +18,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
+from chord_memory.paths import open_regular
 from chord_memory.transcripts import Session, Turn, jsonl, session
 from chord_memory.transcripts.discover import same_dir
 from chord_memory.transcripts.typed import CUT, DROP, Harness, Rule, Voice
@@ -164,7 +165,7 @@ def _header(path: str) -> Header:
     git_root: str | None = None
     spawned = False
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             for line in jsonl.iter_lines(f, 0, 1):
                 if line.number > _PROBE_LINES or line.end > _PROBE_BYTES or not line.complete:
                     break
@@ -202,7 +203,7 @@ def _workspace(path: str) -> dict[str, str]:
     ``key: value`` lines from its first 64 KiB (no YAML parser on an untrusted file)."""
     found: dict[str, str] = {}
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             text = f.read(_WORKSPACE_BYTES).decode("utf-8", "replace")
     except OSError:
         return found
@@ -239,7 +240,7 @@ def _is_bulk(data: bytes) -> bool:
 def _prime(path: str, start_offset: int, voice: Voice) -> None:
     """Feed what the assistant wrote before ``start_offset`` to the echo filter."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             for line in jsonl.iter_lines(f, 0, 1):
                 if line.end > start_offset or not line.complete:
                     return

@@ -24,6 +24,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, Any
 
+from chord_memory.paths import open_regular
 from chord_memory.transcripts import Session, Turn, jsonl, session
 from chord_memory.transcripts.discover import same_dir
 from chord_memory.transcripts.typed import AFTER, CUT, DROP, INNER, Harness, Rule, Voice
@@ -123,7 +124,7 @@ _MAX_KEPT = 8 * 1024 * 1024  # characters kept of one text block, plan or messag
 
 
 def read(path: str, start_offset: int = 0) -> Session:
-    with open(path, "rb") as f:
+    with open_regular(path) as f:
         reader: _Reader = _TextReader(start_offset) if _is_text(path) else _JsonlReader(start_offset)
         end_offset, skipped = reader.run(f)
     return session(KIND, path, None, None, reader.finish(), start_offset,
@@ -549,7 +550,7 @@ def _name_matches(name: str, project_root: str, *, verified: bool) -> bool:
 def trusted_workspace(folder: str) -> str | None:
     """The workspace a projects/ folder says it is for (``.workspace-trusted``)."""
     try:
-        with open(os.path.join(folder, _TRUST_FILE), "rb") as f:
+        with open_regular(os.path.join(folder, _TRUST_FILE)) as f:
             data = json.loads(f.read(_TRUST_BYTES).decode("utf-8", "replace"))
     except (OSError, ValueError, RecursionError):
         return None

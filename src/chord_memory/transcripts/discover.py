@@ -129,7 +129,8 @@ def _claude_code(project_root: str, home: str, config_dir: str | None) -> Iterat
     for folder in _claude_code_folders(base, project_root):
         for path in glob.glob(os.path.join(glob.escape(folder), "*.jsonl")):
             name = os.path.basename(path)
-            if not name.startswith("agent-") and belongs("claude-code", path, project_root):
+            regular = os.path.isfile(path)  # a FIFO named *.jsonl must not hang a run
+            if regular and not name.startswith("agent-") and belongs("claude-code", path, project_root):
                 yield path
 
 
@@ -152,7 +153,7 @@ def _codex(project_root: str, codex_home: str) -> Iterator[str]:
         subfolders.sort()
         for name in sorted(names):
             path = os.path.join(folder, name)
-            rollout = name.startswith("rollout-") and name.endswith(".jsonl")
+            rollout = name.startswith("rollout-") and name.endswith(".jsonl") and os.path.isfile(path)
             if rollout and belongs("codex", path, project_root):
                 yield path
 
@@ -164,7 +165,7 @@ def _chord(project_root: str) -> Iterator[str]:
     if state is None:
         return
     for path in glob.glob(os.path.join(glob.escape(state), CHORD_SESSIONS, "*.jsonl")):
-        if belongs("chord", path, project_root):
+        if os.path.isfile(path) and belongs("chord", path, project_root):
             yield path
 
 

@@ -25,6 +25,7 @@ import re
 from collections.abc import Generator, Iterable, Iterator, Mapping
 from typing import IO, Any, NamedTuple
 
+from chord_memory.paths import open_regular
 from chord_memory.transcripts import Session, Turn, jsonl, session
 from chord_memory.transcripts.discover import same_dir
 from chord_memory.transcripts.typed import AFTER, CUT, DROP, Harness, Rule, Voice
@@ -75,7 +76,7 @@ _KEEP_HEAD = 1024 * 1024  # of an element too big to keep: enough to find its co
 
 
 def read(path: str, start_offset: int = 0) -> Session:
-    with open(path, "rb") as f:
+    with open_regular(path) as f:
         layout = _layout(f)
         f.seek(0)
         state = _State(start_offset)
@@ -523,7 +524,7 @@ def checkpoint(path: str, offset: int) -> str | None:
     than ``offset`` of them (rewound, rewritten) or cannot be read."""
     digest = hashlib.sha256()
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             layout = _layout(f)
             f.seek(0)
             digest.update(layout.encode())
@@ -650,7 +651,7 @@ def _safe_name(name: object) -> bool:
 def _owner(folder: str) -> str | None:
     """The project root a short-name temp folder names in its ``.project_root`` marker."""
     try:
-        with open(os.path.join(folder, ".project_root"), "rb") as f:
+        with open_regular(os.path.join(folder, ".project_root")) as f:
             text = f.read(_HEAD).decode("utf-8", "replace").strip()
     except OSError:
         return None
@@ -659,7 +660,7 @@ def _owner(folder: str) -> str | None:
 
 def _json_file(path: str) -> Any:
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             return _decode(f.read(_MAX))
     except OSError:
         return None
@@ -675,7 +676,7 @@ def _header(path: str) -> dict[str, str]:
     """The session's string metadata: a JSONL file's first line, a document's fields before
     ``messages``. Empty when unreadable."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             layout = _layout(f)
             f.seek(0)
             if layout == "jsonl":

@@ -13,6 +13,8 @@ import os
 from collections.abc import Callable, Iterator
 from typing import IO, Any, NamedTuple
 
+from chord_memory.paths import open_regular
+
 MAX_LINE_BYTES = 8 * 1024 * 1024
 _CHUNK = 1024 * 1024
 
@@ -103,7 +105,7 @@ def scan(
     they are neither turns nor counted.
     """
     skipped, end_offset = 0, start_offset
-    with open(path, "rb") as f:
+    with open_regular(path) as f:
         if start_offset and prime is not None:
             first = _prime(f, start_offset, *prime)
         else:
@@ -149,7 +151,7 @@ def _prime(f: IO[bytes], start_offset: int, keep: Prefilter, handler: Handler) -
 def first_object(path: str, limit: int = MAX_LINE_BYTES) -> dict[str, Any] | None:
     """The first line of ``path`` as a JSON object, if it is one (a header)."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             data = f.readline(limit + 1)
     except OSError:
         return None
@@ -181,7 +183,7 @@ def checkpoint(path: str, offset: int) -> str | None:
     import hashlib
 
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             if os.fstat(f.fileno()).st_size < offset:
                 return None
             return hashlib.sha256(f.read(min(offset, HEAD_BYTES))).hexdigest()[:16]

@@ -28,6 +28,7 @@ import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, NamedTuple
 
+from chord_memory.paths import open_regular
 from chord_memory.transcripts import Session, Turn, jsonl
 from chord_memory.transcripts.discover import same_dir
 from chord_memory.transcripts.typed import CUT, DROP, Harness, Rule, Voice
@@ -159,7 +160,7 @@ class _JsonStore(_Store):
 
     def _part_file(self, path: str) -> _Part | None:
         try:
-            with open(path, "rb") as f:
+            with open_regular(path) as f:
                 head = f.read(_HEAD)
                 found = _TYPE.search(head)
                 kind = found.group(1).decode() if found else ""
@@ -456,7 +457,7 @@ def _is_session_info(info: dict[str, Any]) -> bool:
 def _read_file(path: str, missing_ok: bool = False) -> bytes | None:
     """The bytes of a JSON file, or None when it is bigger than ``_MAX`` (not read)."""
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             if os.fstat(f.fileno()).st_size > _MAX:
                 return None
             return f.read(_MAX + 1)
@@ -614,7 +615,7 @@ def _db_sessions(db: str) -> Iterator[tuple[str, str | None, str | None]]:
 
 def _is_sqlite(path: str) -> bool:
     try:
-        with open(path, "rb") as f:
+        with open_regular(path) as f:
             return f.read(16) == b"SQLite format 3\x00"
     except OSError:
         return False
