@@ -1,21 +1,23 @@
-"""Benchmark: read (and scrub) a large Claude Code transcript that is mostly tool output.
+"""Benchmark: read (and scrub) a large session of every transcript format, mostly tool output.
 
-    .venv/bin/python bench/extract.py                 # generates 50 MB in a temp dir
-    .venv/bin/python bench/extract.py --size-mb 200
-    .venv/bin/python bench/extract.py --file PATH     # an existing transcript
-    .venv/bin/python bench/extract.py --no-scrub      # the readers alone
+    .venv/bin/python bench/extract.py                     # every reader, 50 MB each, in a temp dir
+    .venv/bin/python bench/extract.py --kind codex --size-mb 200
+    .venv/bin/python bench/extract.py --kind claude-code --file PATH   # an existing transcript
+    .venv/bin/python bench/extract.py --no-scrub          # the readers alone
 
-Target (issue): read + scrub of 50 MB in <= 2 s with peak memory <= 100 MB.
-Each measurement runs in a fresh interpreter so the generator's memory does not
-count; ``wc -l`` on the same file is printed beside it as the floor.
+Target (issue 11): read + scrub of a 50 MB session of each format in <= 2 s with peak
+memory <= 100 MB. Each session is written by bench/gen/<format>.py in that agent's
+shape; each measurement runs in a fresh interpreter so the generator's memory does not
+count, and `python -c pass` and an interpreter that only imports the readers are
+measured in the same run as the baseline.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import json
 import os
-import random
 import resource
 import subprocess
 import sys
@@ -24,68 +26,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import cast
 
-_CWD = "/home/dev/src/app"
-_SID = "5d0c8f3e-2a41-4f7b-9c1d-6e2b7a9f0c11"
-
-
-def _line(kind: str, n: int, **fields: object) -> str:
-    base: dict[str, object] = {
-        "parentUuid": f"00000000-0000-4000-8000-{n - 1:012d}",
-        "isSidechain": False,
-        "userType": "external",
-        "cwd": _CWD,
-        "sessionId": _SID,
-        "version": "2.0.14",
-        "gitBranch": "main",
-        "type": kind,
-    }
-    base.update(fields)
-    base["uuid"] = f"00000000-0000-4000-8000-{n:012d}"
-    base["timestamp"] = "2025-10-03T09:00:00.000Z"
-    return json.dumps(base, separators=(",", ":"), ensure_ascii=False) + "\n"
-
-
-def _code(rng: random.Random, size: int) -> str:
-    words = ["def", "return", "self", "value", "path", "import", "os", "if", "else", "for"]
-    out: list[str] = []
-    total = 0
-    while total < size:
-        row = f'    {rng.choice(words)} "{rng.choice(words)}"\t= {rng.randrange(10**6)}  # {"x" * 20}'
-        out.append(f"{len(out) + 1:6}\u2192{row}")
-        total += len(row) + 8
-    return "\n".join(out)
-
-
-def _assistant(n: int, mid: str, block: dict[str, object]) -> str:
-    message = {"model": "claude-sonnet-4-5", "id": mid, "type": "message", "role": "assistant",
-               "content": [block], "stop_reason": None, "usage": {"output_tokens": 9}}
-    return _line("assistant", n, message=message)
-
-
-def generate(path: str, size_mb: int, seed: int = 1) -> None:
-    """Turns of: prompt, thinking, text, tool calls whose results dwarf the rest."""
-    rng, n, limit = random.Random(seed), 0, size_mb * 1024 * 1024
-    with open(path, "w", encoding="utf-8") as f:
-        while f.tell() < limit:
-            n += 1
-            f.write(_line("user", n, message={"role": "user", "content": f"Prompt {n}: fix it."}))
-            mid = f"msg_{n:020d}"
-            n += 1
-            f.write(_assistant(n, mid, {"type": "thinking", "thinking": "hmm " * 200}))
-            for call in range(rng.randrange(3, 9)):
-                n += 1
-                tool_id = f"toolu_{n:020d}"
-                f.write(_assistant(n, mid, {"type": "tool_use", "id": tool_id, "name": "Read",
-                                            "input": {"file_path": f"{_CWD}/m{call}.py"}}))
-                size = rng.choices([2_000, 20_000, 80_000, 400_000, 3_000_000], [4, 4, 3, 2, 1])
-                body = _code(rng, size[0])
-                n += 1
-                result = [{"tool_use_id": tool_id, "type": "tool_result", "content": body}]
-                f.write(_line("user", n, message={"role": "user", "content": result},
-                              toolUseResult={"type": "text", "file": {"content": body}}))
-            n += 1
-            f.write(_assistant(n, f"msg_r{n:019d}", {"type": "text", "text": f"Done with {n}."}))
-
+HERE = os.path.dirname(os.path.abspath(__file__))
+KINDS = ("claude-code", "codex", "gemini-cli", "aider", "opencode", "copilot-cli", "cursor", "chord")
 
 def _peak_rss_mb() -> float:
     """This process's peak resident memory. Linux's VmHWM starts afresh at exec;
@@ -121,27 +63,37 @@ def _scrubber() -> Callable[[str], str] | None:
     return clean
 
 
-def measure(path: str, with_scrub: bool = True) -> dict[str, float]:
+def generate(kind: str, folder: str, size_mb: int) -> str:
+    """A session of ``kind`` of at least ``size_mb`` MB under ``folder`` (bench/gen/)."""
+    name = kind.replace("-", "_")
+    spec = importlib.util.spec_from_file_location(f"gen_{name}", os.path.join(HERE, "gen", f"{name}.py"))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return str(module.generate(folder, size_mb))
+
+
+def measure(kind: str, path: str, with_scrub: bool = True) -> dict[str, float]:
     """Read and scrub ``path``; wall time and memory of this (fresh) process."""
     from chord_memory.transcripts import read_session
 
     scrub = _scrubber() if with_scrub else None
     start = time.perf_counter()
-    session = read_session("claude-code", path)
+    session = read_session(kind, path)
     texts = [scrub(t.text) if scrub else t.text for t in session.turns]
     wall = time.perf_counter() - start
     return {"wall_s": round(wall, 3), "peak_rss_mb": _peak_rss_mb(),
             "turns": len(texts), "skipped": session.skipped, "scrubbed": scrub is not None}
 
 
-def measure_tracemalloc(path: str) -> float:
+def measure_tracemalloc(kind: str, path: str) -> float:
     """Peak Python allocations (MB) while reading: slower, so timed apart."""
     import tracemalloc
 
     from chord_memory.transcripts import read_session
 
     tracemalloc.start()
-    read_session("claude-code", path)
+    read_session(kind, path)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     return round(peak / 1024 / 1024, 1)
@@ -155,46 +107,69 @@ def _child(*args: str) -> str:
     return out.stdout.decode().strip()
 
 
-def _report(path: str, with_scrub: bool) -> None:
-    size = os.path.getsize(path) / 1024 / 1024
+def _pass_ms() -> float:
     start = time.perf_counter()
-    lines = subprocess.run(["wc", "-l", path], check=True, capture_output=True).stdout.split()[0]
-    wc = time.perf_counter() - start
-    baseline = json.loads(_child("--baseline"))
-    result = json.loads(_child("--measure", path, *([] if with_scrub else ["--no-scrub"])))
-    traced = _child("--tracemalloc", path)
-    print(f"file: {size:.1f} MB, {int(lines)} lines; wc -l: {wc:.3f} s")
-    step = "read_session + scrub" if result["scrubbed"] else "read_session (no scrub)"
-    print(f"{step}: {result['wall_s']} s, peak RSS {result['peak_rss_mb']} MB "
-          f"(interpreter + imports alone: {baseline['peak_rss_mb']} MB), "
-          f"tracemalloc peak {traced} MB")
-    print(f"turns {result['turns']}, skipped {result['skipped']}, scrubbed {result['scrubbed']}")
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    return (time.perf_counter() - start) * 1000
+
+
+def _row(kind: str, path: str, size: float, with_scrub: bool) -> dict[str, object]:
+    result = json.loads(_child("--measure", path, "--kind", kind, *([] if with_scrub else ["--no-scrub"])))
+    traced = float(_child("--tracemalloc", path, "--kind", kind))
+    return {"kind": kind, "mb": round(size, 1), **result, "tracemalloc_mb": traced}
+
+
+def _table(rows: list[dict[str, object]], baseline: dict[str, float], with_scrub: bool) -> None:
+    step = "read + scrub" if with_scrub else "read (no scrub)"
+    print(f"baseline in this run: python -c pass {baseline['pass_ms']:.0f} ms; an interpreter that "
+          f"imports the readers peaks at {baseline['peak_rss_mb']} MB RSS")
+    print(f"| reader | session MB | {step} s | x python -c pass | MB/s | peak RSS MB | tracemalloc peak MB "
+          "| turns | skipped | target (2 s, 100 MB) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        wall, rss = float(r["wall_s"]), float(r["peak_rss_mb"])  # type: ignore[arg-type]
+        ok = "met" if wall <= 2 and rss <= 100 else "NOT met"
+        ratio = wall * 1000 / baseline["pass_ms"]
+        rate = float(r["mb"]) / max(wall, 1e-6)  # type: ignore[arg-type]
+        print(f"| {r['kind']} | {r['mb']} | {wall:.3f} | {ratio:.0f} | {rate:.0f} | {rss} | "
+              f"{r['tracemalloc_mb']} | {r['turns']} | {r['skipped']} | {ok} |")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kind", action="append", choices=KINDS, help="one reader (repeat for more)")
     parser.add_argument("--size-mb", type=int, default=50)
-    parser.add_argument("--file", help="measure this transcript instead of generating one")
+    parser.add_argument("--file", help="measure this transcript (with one --kind) instead of generating")
     parser.add_argument("--no-scrub", action="store_true", help="time the readers alone")
     parser.add_argument("--measure", help=argparse.SUPPRESS)
     parser.add_argument("--tracemalloc", help=argparse.SUPPRESS)
     parser.add_argument("--baseline", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    kinds = args.kind or list(KINDS)
     if args.measure:
-        print(json.dumps(measure(args.measure, not args.no_scrub)))
+        print(json.dumps(measure(kinds[0], args.measure, not args.no_scrub)))
     elif args.tracemalloc:
-        print(measure_tracemalloc(args.tracemalloc))
+        print(measure_tracemalloc(kinds[0], args.tracemalloc))
     elif args.baseline:
         import chord_memory.transcripts  # noqa: F401
 
         print(json.dumps({"peak_rss_mb": _peak_rss_mb()}))
-    elif args.file:
-        _report(args.file, not args.no_scrub)
     else:
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, f"{_SID}.jsonl")
-            generate(path, args.size_mb)
-            _report(path, not args.no_scrub)
+        baseline = {"pass_ms": min(_pass_ms() for _ in range(5)), **json.loads(_child("--baseline"))}
+        rows = []
+        if args.file:
+            size = os.path.getsize(args.file) / 1024 / 1024
+            rows.append(_row(kinds[0], args.file, size, not args.no_scrub))
+        else:
+            for kind in kinds:
+                with tempfile.TemporaryDirectory() as tmp:
+                    folder = os.path.join(tmp, "bench-data")
+                    os.mkdir(folder)
+                    path = generate(kind, folder, args.size_mb)
+                    size = sum(os.path.getsize(os.path.join(d, f))
+                               for d, _, fs in os.walk(folder) for f in fs) / 1024 / 1024
+                    rows.append(_row(kind, path, size, not args.no_scrub))
+        _table(rows, baseline, not args.no_scrub)
     return 0
 
 

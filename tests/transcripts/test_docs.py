@@ -25,3 +25,15 @@ def test_docs_name_every_kind_and_every_ignored_claude_code_line_type() -> None:
     text = DOC.read_text(encoding="utf-8")
     for name in (*KINDS, *_AUXILIARY):
         assert f"`{name}`" in text
+
+
+def test_docs_give_every_agents_harness_table() -> None:
+    """Every rule of every reader's harness table is in docs/transcripts.md, as written."""
+    from chord_memory.transcripts import reader
+
+    text = DOC.read_text(encoding="utf-8")
+    for kind in KINDS:
+        harness = getattr(reader(kind), "HARNESS", None)
+        for rule in harness.rules if harness is not None else ():
+            for piece in rule.start.split("\n"):
+                assert f"`{piece}" in text, (kind, rule)
