@@ -39,17 +39,28 @@ def read_or_none(path: str, limit: int = MAX_READ) -> bytes | None:
     return data
 
 
-def _temp_copy(folder: str, data: bytes, mode: int | None) -> str:
-    """A synced temporary file holding data, in folder (so a rename is atomic)."""
+def default_mode() -> int:
+    """The mode a new file gets from the umask, as any program's file would (0644 usually)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def temp_copy(folder: str, data: bytes, mode: int | None) -> str:
+    """A synced temporary file holding data, in folder (so a rename is atomic); its mode is
+    ``mode``, or what the umask gives a new file."""
     os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".chord-", suffix=".tmp")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".chord-", suffix=".tmp")
+    except OSError as e:  # name the folder, not a temporary file that never came to be
+        raise OSError(e.errno, e.strerror, folder) from None
+    mode = default_mode() if mode is None else mode
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        os.chmod(tmp, mode)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
@@ -60,12 +71,10 @@ def _temp_copy(folder: str, data: bytes, mode: int | None) -> str:
 def write(path: str, data: bytes) -> None:
     """Replace path with data atomically, keeping the file's permissions."""
     try:
-        mode = os.stat(path).st_mode & 0o777
+        mode: int | None = os.stat(path).st_mode & 0o777
     except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    tmp = _temp_copy(os.path.dirname(path) or ".", data, mode)
+        mode = None
+    tmp = temp_copy(os.path.dirname(path) or ".", data, mode)
     try:
         os.replace(tmp, path)
     except BaseException:
@@ -85,7 +94,7 @@ def write_if_unchanged(path: str, expected: bytes | None, data: bytes) -> None:
 
 def create_exclusive(path: str, data: bytes) -> bool:
     """Write a new file that must not exist yet (records are written once). False if it exists."""
-    tmp = _temp_copy(os.path.dirname(path) or ".", data, None)
+    tmp = temp_copy(os.path.dirname(path) or ".", data, None)  # the umask's mode, not 0600
     try:
         os.link(tmp, path)  # fails when path exists: never replaces a record
     except FileExistsError:

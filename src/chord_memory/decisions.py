@@ -99,7 +99,7 @@ def _region_problem(root: str) -> str | None:
 def promote(root: str, key: str, by: str, limits: records.Limits, known: set[str]) -> str:
     """Write the decision record, index it, mark the learning promoted; the record id."""
     from chord_memory import index
-    from chord_memory.extract.apply import _update_index
+    from chord_memory.extract.apply import update_index
 
     lr = learnings.find(root, key)
     if lr.status == "promoted":
@@ -110,7 +110,7 @@ def promote(root: str, key: str, by: str, limits: records.Limits, known: set[str
     if reason:
         raise UserError(f"{lr.key} was not promoted: {reason}", 1)
     atomic.create_exclusive(f"{root}/{paths.record_path(rec.id)}", text.encode())
-    _update_index(root, [["add", index.Entry("decision", rec.summary, rec.id, 0).render()]])
+    update_index(root, [["add", index.Entry("decision", rec.summary, rec.id, 0).render()]])
     learnings.change(root, lr.key, lambda old: learnings.act(
         old or lr, "promote", by, "promoted", record=rec.id)._replace(record=rec.id))
     known.add(normalize(rec.conclusion))
@@ -127,13 +127,13 @@ def reject(root: str, key: str, by: str) -> Learning:
 
 def revoke(root: str, ident: str, by: str) -> Learning:
     """Take a promoted decision's line out of the index; its record file stays."""
-    from chord_memory.extract.apply import _update_index
+    from chord_memory.extract.apply import update_index
 
     lr = learnings.find(root, ident)
     if lr.status != "promoted" or not lr.record:
         raise UserError(f"{lr.key} is {lr.status}, not a promoted decision; "
                         "`learnings reject` turns down an open learning", 1)
-    _update_index(root, [["remove", lr.record]])
+    update_index(root, [["remove", lr.record]])
     record = lr.record
     return learnings.change(root, lr.key, lambda old: learnings.act(
         old or lr, "revoke", by, "revoked", record=record)) or lr

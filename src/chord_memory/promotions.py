@@ -123,11 +123,11 @@ def indexed(root: str) -> list[str]:
 
 
 def accept(root: str, record_id: str) -> Suggestion:
-    from chord_memory.extract.apply import _update_index
+    from chord_memory.extract.apply import update_index
 
     sug = checked(load(root, record_id))
     if record_id in indexed(root):
-        _update_index(root, [["remove", record_id]])
+        update_index(root, [["remove", record_id]])
     os.unlink(file_path(root, record_id))
     return sug
 
@@ -139,9 +139,9 @@ def reject(root: str, record_id: str) -> tuple[Suggestion, bool]:
     if record_id not in indexed(root):
         line = _entry_line(root, record_id)
         if line is not None:
-            from chord_memory.extract.apply import _update_index
+            from chord_memory.extract.apply import update_index
 
-            restored = _update_index(root, [["add", line]])
+            restored = update_index(root, [["add", line]])
     os.unlink(file_path(root, record_id))
     return sug, restored
 

@@ -13,7 +13,7 @@ from chord_memory.errors import UserError
 
 def run(args: argparse.Namespace) -> int:
     from chord_memory import atomic
-    from chord_memory.extract.apply import _update_index
+    from chord_memory.extract.apply import update_index
     from chord_memory.index import valid_id
     from chord_memory.recall.entries import ids
 
@@ -25,6 +25,6 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"{problem}; nothing was changed", 1)
     if args.id not in indexed:
         raise UserError(f"{args.id} is not in MEMORY.md's index; nothing to forget", 1)
-    _update_index(root, [["remove", args.id]])
+    update_index(root, [["remove", args.id]])
     print(f"forgot {args.id}: its line left MEMORY.md; {paths.record_path(args.id)} stays as provenance")
     return 0

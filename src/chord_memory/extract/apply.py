@@ -1,15 +1,20 @@
-"""Carrying out a plan: new files created once, MEMORY.md updated by compare-and-swap.
+"""Carrying out a plan: new files created once, MEMORY.md updated without losing an edit.
 
 The plan goes into a journal first. Files are created exclusively (a record is
-never replaced); MEMORY.md is written atomically and only if it still holds
-what was read: when it changed meanwhile (a hand edit), it is read again and
-the plan's operations are applied to what is there now. A run killed at any
-point leaves whole files, and the next run finishes the journal.
+never replaced), never through a folder that leads out of the work tree.
+MEMORY.md is the user's file: it is written by userfile.update, which waits
+for a save in progress, swaps the new file in atomically, and merges back any
+save that lands meanwhile, applying the plan's operations to what is there
+now. A run killed at any point leaves whole files; the next run finishes the
+journal, but only what is not yet done: the journal notes the inode of the
+MEMORY.md it wrote, so a line the user deleted since is never put back.
 """
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import re
 from typing import Any
 
 from chord_memory import atomic, index, paths
@@ -17,7 +22,6 @@ from chord_memory.errors import UserError
 from chord_memory.extract import state
 from chord_memory.extract.plan import Plan
 
-ATTEMPTS = 8
 HEADER = (
     "# Project memory\n\nBackground from earlier agent sessions. The list between the markers is "
     "kept by\nchord-memory; everything else in this file is yours. Delete a line to forget it.\n\n"
@@ -54,13 +58,19 @@ def merge(entries: list[index.Entry], ops: list[list[Any]]) -> list[index.Entry]
     return top + out
 
 
-def _update_index(root: str, ops: list[list[Any]]) -> bool:
-    """Apply ops to MEMORY.md; True when it was written. Raises RegionUnusable."""
+def update_index(root: str, ops: list[list[Any]], noting: Any = None) -> bool:
+    """Apply ops to MEMORY.md; True when it was written. Raises RegionUnusable.
+
+    ``noting(inode)`` learns the inode of each new MEMORY.md right before it takes
+    the old one's place (see userfile.update).
+    """
+    from chord_memory import userfile
+
     path = os.path.join(root, paths.MEMORY_MD)
     if os.path.islink(path):
         raise RegionUnusable("MEMORY.md is a symbolic link; nothing was written through it")
-    for _ in range(ATTEMPTS):
-        data = atomic.read_or_none(path)
+
+    def change(data: bytes | None) -> bytes | None:
         if data is None:
             idx = index.parse(HEADER)
         else:
@@ -71,30 +81,55 @@ def _update_index(root: str, ops: list[list[Any]]) -> bool:
         new = merge(idx.entries, ops)
         if data is not None and idx.region.present and \
                 [e.render() for e in new] == [e.render() for e in idx.entries]:
-            return False
-        try:
-            atomic.write_if_unchanged(path, data, index.render(idx, new))
-            return True
-        except atomic.Changed:
-            continue  # edited meanwhile: read it again and merge
-    raise UserError("MEMORY.md kept changing while extraction tried to update it; try again")
+            return None
+        return index.render(idx, new)
+
+    try:
+        return userfile.update(path, change, limit=paths.MAX_MEMORY_MD, noting=noting)
+    except userfile.Kept:
+        raise UserError("MEMORY.md kept changing while extraction tried to update it; "
+                        "it is tried again on the next run") from None
+    except OSError as e:
+        if e.errno == errno.EFBIG:
+            raise RegionUnusable(f"MEMORY.md: {e.strerror}, more than the index may hold "
+                                 f"({paths.MAX_MEMORY_MD >> 20} MiB); nothing was written") from None
+        raise
 
 
-def carry_out(root: str, creates: list[list[str]] | list[tuple[str, str]], ops: list[list[Any]]) -> None:
+def _outside(root: str, rel: str) -> str | None:
+    """Why a new file must not be created at rel: its folder leads out of the work tree."""
+    folder = os.path.dirname(os.path.join(root, rel))
+    if not paths.inside(root, folder):
+        return (f"{os.path.dirname(rel)}: leads out of the repository through a symbolic link; "
+                "nothing was written through it (make it a regular folder)")
+    return None
+
+
+def carry_out(root: str, creates: list[list[str]] | list[tuple[str, str]], ops: list[list[Any]],
+              noting: Any = None) -> None:
+    for rel, _ in creates:
+        why = _outside(root, rel)
+        if why is not None:
+            raise UserError(why)
     for rel, text in creates:
         full = os.path.join(root, rel)
-        if not os.path.exists(full):
+        if not os.path.lexists(full):
             atomic.create_exclusive(full, text.encode())
     if ops:
-        _update_index(root, ops)
+        update_index(root, ops, noting)
 
 
 def apply(root: str, plan: Plan) -> None:
     """Journal, create, update the index, clear the journal."""
     if plan.empty:
         return
-    state.save_journal(root, {"creates": plan.creates, "ops": plan.ops})
-    carry_out(root, plan.creates, plan.ops)
+    journal: dict[str, Any] = {"root": os.path.realpath(root), "creates": plan.creates, "ops": plan.ops}
+    state.save_journal(root, journal)
+
+    def noting(inode: int) -> None:  # the MEMORY.md this plan writes, before it takes its place
+        state.save_journal(root, {**journal, "written": inode})
+
+    carry_out(root, plan.creates, plan.ops, noting)
     state.clear_journal(root)
 
 
@@ -108,11 +143,76 @@ def sweep(root: str) -> None:
                 os.unlink(tmp)
 
 
-def finish_journal(root: str) -> bool:
-    """Finish the apply a killed run left; True when there was one."""
-    journal = state.load_journal(root)
-    if journal is None:
+_CREATE = re.compile(rf"(?:{re.escape(paths.RECORDS_DIR)}|{re.escape(paths.PROMOTIONS_DIR)})"
+                     r"/[a-z0-9][a-z0-9-]{2,79}\.md")
+
+
+def _valid(journal: dict[str, Any]) -> str | None:
+    """Why a journal cannot be finished as it is (local state is input like any other)."""
+    creates, ops = journal.get("creates", []), journal.get("ops", [])
+    if not isinstance(creates, list) or not isinstance(ops, list):
+        return "its creates and ops are not lists"
+    for item in creates:
+        ok = isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item)
+        if not ok or not _CREATE.fullmatch(item[0]):
+            return "it names a file outside .chord/memory/records/ and promotions/"
+    for op in ops:
+        if not isinstance(op, list) or not op or op[0] not in ("add", "replace", "remove") or \
+                not all(isinstance(x, str) or x is None for x in op):
+            return "an index operation is malformed"
+        if op[0] != "remove" and not isinstance(index.parse_entry(str(op[-1]), 0), index.Entry):
+            return "an index operation holds a line that is not an entry"
+    written = journal.get("written")
+    if written is not None and (not isinstance(written, int) or isinstance(written, bool)):
+        return "its written inode is not a number"
+    return None
+
+
+def _already_written(root: str, journal: dict[str, Any]) -> bool:
+    """Whether the MEMORY.md write of this journal happened (then only the user's edits since
+    are in the file, and a line they deleted must stay deleted)."""
+    written = journal.get("written")
+    if written is None:
         return False
-    carry_out(root, journal.get("creates", []), journal.get("ops", []))
+    try:
+        st = os.stat(os.path.join(root, paths.MEMORY_MD), follow_symlinks=False)
+    except OSError:
+        return False
+    if st.st_ino == written:
+        return True  # our file, edited in place since, maybe
+    # Replaced since by a save (an editor that renames): ours was in place if it holds any
+    # entry this plan added, since those ids did not exist before.
+    new = {got.id for op in journal.get("ops", []) if op[0] != "remove"
+           if isinstance(got := index.parse_entry(str(op[-1]), 0), index.Entry)}
+    data = atomic.read_or_none(os.path.join(root, paths.MEMORY_MD), paths.MAX_MEMORY_MD)
+    idx = index.read(data)[0] if data is not None else None
+    return idx is not None and bool(new & {e.id for e in idx.entries})
+
+
+def finish_journal(root: str) -> bool:
+    """Finish the apply a killed run left; True when there was one to finish.
+
+    The journal names its work tree (the state folder is shared by worktrees): it is
+    finished against that tree, and set aside when it is malformed or its tree is gone.
+    """
+    from chord_memory import status
+
+    journal = state.load_journal(root)
+    why: str | None
+    if journal is None:
+        if not os.path.lexists(state.journal_path(root)):
+            return False
+        journal, why = {}, "it is not a JSON object"
+    else:
+        why = _valid(journal)
+    where = journal.get("root", root)
+    if why is None and (not isinstance(where, str) or paths.state_dir(where) != paths.state_dir(root)):
+        why = "its work tree is not one of this repository's any more"
+    if why is not None:
+        aside = state.set_journal_aside(root)
+        status.log(root, f"the journal of a killed run was not finished: {why}; it was moved to {aside}")
+        return False
+    ops = [] if _already_written(where, journal) else journal.get("ops", [])
+    carry_out(where, journal.get("creates", []), ops)
     state.clear_journal(root)
     return True

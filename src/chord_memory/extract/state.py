@@ -11,6 +11,7 @@ half-way is finished by the next one instead of leaving orphans.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 from typing import Any
@@ -40,16 +41,27 @@ def _save(path: str, data: dict[str, Any]) -> None:
     atomic.write(path, json.dumps(data, indent=1, sort_keys=True).encode())
 
 
+def _key(kind: str, path: str) -> str:
+    """A ledger key names the transcript by a digest of its path: a file name can hold a
+    secret (a token pasted into a session's name), and the ledger is a file of ours too."""
+    digest = hashlib.sha256(path.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return f"{kind}:{digest}"
+
+
 class Ledger:
     def __init__(self, root: str) -> None:
         self.path = _file(root, "ledger.json")
         self.data = _load(self.path)
 
+    def _entry(self, kind: str, path: str) -> object:
+        """The entry of a transcript (the plain path was the key before 0.2)."""
+        return self.data.get(_key(kind, path), self.data.get(f"{kind}:{path}"))
+
     def start_offset(self, kind: str, path: str) -> int:
         """Where processing of this transcript resumes (0 when unknown or rewritten)."""
         from chord_memory.transcripts import checkpoint
 
-        entry = self.data.get(f"{kind}:{path}")
+        entry = self._entry(kind, path)
         if not isinstance(entry, dict):
             return 0
         offset = entry.get("offset", 0)
@@ -61,7 +73,7 @@ class Ledger:
 
     def unchanged(self, kind: str, path: str, stamp: tuple[float, int]) -> bool:
         """Whether the transcript is as it was when it was last processed."""
-        entry = self.data.get(f"{kind}:{path}")
+        entry = self._entry(kind, path)
         return isinstance(entry, dict) and entry.get("stamp") == list(stamp)
 
     def done(self, kind: str, path: str, session_id: str, offset: int,
@@ -72,7 +84,8 @@ class Ledger:
                                  "head": checkpoint(kind, path, offset)}
         if stamp is not None:
             entry["stamp"] = list(stamp)
-        self.data[f"{kind}:{path}"] = entry
+        self.data.pop(f"{kind}:{path}", None)
+        self.data[_key(kind, path)] = entry
         _save(self.path, self.data)
 
 
@@ -87,6 +100,15 @@ def load_journal(root: str) -> dict[str, Any] | None:
 
 def save_journal(root: str, data: dict[str, Any]) -> None:
     _save(journal_path(root), data)
+
+
+def set_journal_aside(root: str) -> str:
+    """Move a journal that cannot be finished out of the way; where it went (for the log)."""
+    import time
+
+    aside = f"{journal_path(root)}.bad-{time.strftime('%Y%m%dT%H%M%S')}"
+    os.replace(journal_path(root), aside)
+    return os.path.basename(aside)
 
 
 def clear_journal(root: str) -> None:
