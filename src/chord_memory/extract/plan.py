@@ -73,10 +73,17 @@ def new_id(summary: str, conclusion: str, created: str) -> str:
     return f"{created[:10].replace('-', '')}-{slug}-{digest}"
 
 
-def _scrubbed(rec: NewRecord) -> NewRecord:
+def _safe(text: str) -> str:
+    """Text fit to be written: scrubbed of secrets, without control characters or lone
+    surrogates (our own readers refuse a file with a NUL in it)."""
     from chord_memory.secrets import scrub
+    from chord_memory.text import clean
 
-    fields = {k: scrub(v)[0] if isinstance(v, str) else v for k, v in rec.model_dump().items()}
+    return scrub(clean(text))[0]
+
+
+def _scrubbed(rec: NewRecord) -> NewRecord:
+    fields = {k: _safe(v) if isinstance(v, str) else v for k, v in rec.model_dump().items()}
     return NewRecord.model_validate(fields)
 
 
@@ -135,8 +142,6 @@ def _plan_retire_and_promote(reply: Reply, mem: Memory, created: str, plan: Plan
             plan.skipped.append(f"retire {r.id}: only assistant-reported entries are retired")
         else:
             plan.ops.append(["remove", r.id])
-    from chord_memory.secrets import scrub
-
     for p in reply.promotions:
         rec = mem.records.get(p.id)
         if rec is None:
@@ -145,10 +150,10 @@ def _plan_retire_and_promote(reply: Reply, mem: Memory, created: str, plan: Plan
         target = p.target if p.path is None else f"{p.target} ({p.path})"
         text = (
             f"---\nid: {p.id}\ntarget: {p.target}\npath: {p.path or 'null'}\ncreated: {created}\n"
-            f"reason: {_yaml_line(scrub(p.reason)[0])}\n---\n"
+            f"reason: {_yaml_line(_safe(p.reason))}\n---\n"
             f"Suggested for {target}. Review the draft, move what you agree with, then run "
             f"`chord-memory promotions accept {p.id}` or `reject {p.id}`.\n\n"
-            f"## Draft\n{scrub(p.draft)[0]}\n"
+            f"## Draft\n{_safe(p.draft)}\n"
         )
         plan.creates.append((f"{paths.PROMOTIONS_DIR}/{p.id}.md", text))
         if rec.source != "user" and p.id in indexed:
@@ -162,6 +167,7 @@ def _yaml_line(text: str) -> str:
 
 
 def make(reply: Reply, mem: Memory, limits: records.Limits, *, created: str, session: str) -> Plan:
+    session = _safe(session)  # an origin names a session id, which can be a file name
     plan = Plan([], [], [], [dict(lr.model_dump()) for lr in reply.learnings])
     _plan_records(reply, mem, limits, created, session, plan)
     _plan_retire_and_promote(reply, mem, created, plan)

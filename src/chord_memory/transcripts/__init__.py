@@ -64,8 +64,29 @@ def reader(kind: str) -> ModuleType:
 
 
 def read_session(kind: str, path: str, start_offset: int = 0) -> Session:
-    """Read ``path`` from ``start_offset`` into one normalized Session."""
-    return reader(kind).read(path, start_offset)  # type: ignore[no-any-return]
+    """Read ``path`` from ``start_offset`` into one normalized Session.
+
+    Whatever the format, the turns come out as text every reader of ours accepts
+    (control characters and lone surrogates replaced: chord_memory.text), and the
+    id is scrubbed of secrets: it can be a file name, and it ends up in records.
+    """
+    got: Session = reader(kind).read(path, start_offset)
+    from chord_memory.text import clean
+
+    turns = [t if t.text == (text := clean(t.text)) else Turn(t.role, text, t.line) for t in got.turns]
+    return got._replace(id=_safe_id(got.id), turns=turns)
+
+
+def _safe_id(session_id: str) -> str:
+    """The id scrubbed whole and piece by piece: a file name glues a token to its other
+    words (`notes-ghp_...`), where a scanner of prose looks for a word boundary."""
+    import re
+
+    from chord_memory.secrets import scrub
+    from chord_memory.text import clean
+
+    whole = scrub(clean(session_id))[0]
+    return re.sub(r"[^\s\-./:]+", lambda m: scrub(m.group(0))[0], whole)
 
 
 def checkpoint(kind: str, path: str, offset: int) -> str | None:

@@ -1,0 +1,19 @@
+"""Text that every reader of ours accepts: no control characters, no lone surrogates.
+
+JSON can carry both (`\\u0000`, `\\ud800`), and a transcript is outside input.
+They are replaced like any bad byte is (U+FFFD) where text comes in and again
+before anything is written, so no file we write is one our own reader refuses
+(MEMORY.md with a NUL is "not UTF-8 text"; a lone surrogate cannot be encoded).
+"""
+from __future__ import annotations
+
+import re
+
+# C0 controls but tab, newline and carriage return; DEL; C1 controls; lone surrogates.
+_BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+REPLACEMENT = "\ufffd"
+
+
+def clean(text: str) -> str:
+    """``text`` with every control character and lone surrogate replaced by U+FFFD."""
+    return _BAD.sub(REPLACEMENT, text)
