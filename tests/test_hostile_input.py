@@ -31,8 +31,9 @@ def raw_session(repo: Path, name: str, *contents: str) -> Path:
     path = folder / name
     with open(path, "w", encoding="ascii") as f:
         for n, content in enumerate(contents):
-            f.write('{"type":"user","cwd":%s,"uuid":"u%d","message":{"role":"user","content":"%s"}}\n'
-                    % (json.dumps(str(repo)), n, content))
+            cwd = json.dumps(str(repo))
+            f.write(f'{{"type":"user","cwd":{cwd},"uuid":"u{n}","message":{{"role":"user",'
+                    f'"content":"{content}"}}}}\n')
     return path
 
 

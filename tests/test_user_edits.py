@@ -198,3 +198,16 @@ def test_a_crash_before_the_index_write_is_finished_by_the_next_run(repo: Path) 
     text = md.read_text()
     assert "note: my own line" in text and "make lint" in text
     assert len(list((repo / REC).glob("*.md"))) == 1
+
+
+def test_a_displaced_memory_md_left_by_a_killed_run_is_kept_not_deleted(repo: Path) -> None:
+    """A run killed in the instant after the swap leaves the old MEMORY.md under a temporary
+    name; it may hold a save of the user's, so the next run moves it aside, never deletes it."""
+    (repo / ".chord").mkdir()
+    (repo / ".chord/config.yaml").write_text("memory:\n  enabled: true\n  freeze_after: 0s\n")
+    (repo / ".chord-abc123.tmp").write_text("# Notes\n\nnote: saved as the run was killed\n")
+    assert main(["extract"]) == 0
+    assert not (repo / ".chord-abc123.tmp").exists()
+    kept = repo / ".git/chord-memory/recovered/MEMORY.md.abc123"
+    assert kept.read_text() == "# Notes\n\nnote: saved as the run was killed\n"
+    assert "recovered/MEMORY.md.abc123" in (repo / ".git/chord-memory/extract.log").read_text()

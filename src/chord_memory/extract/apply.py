@@ -133,14 +133,31 @@ def apply(root: str, plan: Plan) -> None:
     state.clear_journal(root)
 
 
-def sweep(root: str) -> None:
-    """Remove the temporary files a killed run left (the caller holds the run lock)."""
+def sweep(root: str) -> list[str]:
+    """Clear the temporary files a killed run left (the caller holds the run lock).
+
+    Beside records they are ours: removed. Beside MEMORY.md one can be the MEMORY.md a
+    swap displaced (a run killed in the instant after it, before the merge-back), which
+    may hold a save of the user's: those are moved to `<state>/recovered/`, never deleted.
+    Returns what was moved there, for the log.
+    """
     import glob
 
-    for folder in (root, os.path.join(root, paths.RECORDS_DIR), os.path.join(root, paths.PROMOTIONS_DIR)):
+    for folder in (os.path.join(root, paths.RECORDS_DIR), os.path.join(root, paths.PROMOTIONS_DIR)):
         for tmp in glob.glob(os.path.join(glob.escape(folder), ".chord-*.tmp")):
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
+    state_dir = paths.state_dir(root)
+    kept: list[str] = []
+    for tmp in glob.glob(os.path.join(glob.escape(root), ".chord-*.tmp")):
+        if state_dir is None or not os.path.isfile(tmp) or os.path.islink(tmp):
+            continue
+        with contextlib.suppress(OSError):
+            os.makedirs(os.path.join(state_dir, "recovered"), exist_ok=True)
+            name = f"MEMORY.md.{os.path.basename(tmp)[len('.chord-'):-len('.tmp')]}"
+            os.replace(tmp, os.path.join(state_dir, "recovered", name))
+            kept.append(name)
+    return kept
 
 
 _CREATE = re.compile(rf"(?:{re.escape(paths.RECORDS_DIR)}|{re.escape(paths.PROMOTIONS_DIR)})"

@@ -134,7 +134,8 @@ def run(root: str, cfg: Config, *, dry_run: bool = False, now: float | None = No
     env = os.environ if env is None else env
     now = time.time() if now is None else now
     if not dry_run:
-        apply.sweep(root)
+        for name in apply.sweep(root):
+            status.log(root, f"a killed run left a copy of MEMORY.md; it is kept as recovered/{name}")
         if apply.finish_journal(root):
             status.log(root, "finished the apply a previous run left in the journal")
     ledger = state.Ledger(root)
