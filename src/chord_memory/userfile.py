@@ -50,10 +50,20 @@ class Kept(Exception):
     """The file kept changing under every attempt."""
 
 
+# What this process last put at each path: a file modified "just now" by us is not a save in
+# progress (back-to-back updates, one run over many sessions, must not wait on themselves).
+_OURS: dict[str, tuple[int, int, int, int]] = {}
+
+
+def _key(st: os.stat_result) -> tuple[int, int, int, int]:
+    return st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns
+
+
 class _Seen(NamedTuple):
     data: bytes | None
     fd: int  # open on the inode read; -1 when there was no file
     st: os.stat_result | None
+    ours: bool = False  # it is what this process put there: nobody has written it since
 
 
 def update(path: str, change: Change, *, limit: int = atomic.MAX_READ,
@@ -98,6 +108,8 @@ def _settled(path: str, limit: int) -> _Seen:
     deadline = time.monotonic() + WAIT_MAX
     while True:
         seen = _read(path, limit)
+        if seen.st is not None and _OURS.get(path) == _key(seen.st):
+            return seen._replace(ours=True)
         if seen.st is None or time.time() - seen.st.st_mtime >= SETTLE:
             return seen
         os.close(seen.fd)
@@ -137,7 +149,7 @@ def _read_fd(fd: int, limit: int, path: str) -> bytes:
 
 def _same(a: os.stat_result, b: os.stat_result) -> bool:
     """Same inode, size and modification time (a rename changes only the ctime)."""
-    return (a.st_ino, a.st_dev, a.st_size, a.st_mtime_ns) == (b.st_ino, b.st_dev, b.st_size, b.st_mtime_ns)
+    return _key(a) == _key(b)
 
 
 def _unchanged(path: str, seen: _Seen) -> bool:
@@ -156,9 +168,10 @@ def _put(path: str, new: bytes, seen: _Seen, noting: Callable[[int], None] | Non
     wrote these into it as it was replaced."""
     mode = seen.st.st_mode & 0o777 if seen.st is not None else None
     tmp = atomic.temp_copy(os.path.dirname(path) or ".", new, mode)
+    _OURS[path] = _key(os.stat(tmp))  # what the path holds once this write is in place
     try:
         if noting is not None:
-            noting(os.stat(tmp).st_ino)
+            noting(_OURS[path][0])
         if seen.st is None:
             try:
                 os.link(tmp, path)  # only while there is still no file
@@ -184,8 +197,9 @@ def _put(path: str, new: bytes, seen: _Seen, noting: Callable[[int], None] | Non
 def _late(seen: _Seen) -> bytes | None:
     """Bytes written into the file we replaced by someone who had it open (in place)."""
     assert seen.st is not None
-    if _same(os.fstat(seen.fd), seen.st) and time.time() - seen.st.st_mtime >= SETTLE + GRACE:
-        return None  # unchanged, and quiet since well before we read it: nobody writes it
+    quiet = seen.ours or time.time() - seen.st.st_mtime >= SETTLE + GRACE
+    if quiet and _same(os.fstat(seen.fd), seen.st):
+        return None  # unchanged, and nobody's save was in progress as we read it (or it was ours)
     time.sleep(GRACE)  # it was being written when we read it: let its writer finish
     data = _read_fd(seen.fd, atomic.MAX_READ, "")
     return None if data == seen.data else data
