@@ -4,27 +4,44 @@ Secrets only. `--staged` reads MEMORY.md and everything under .chord/memory/
 from the git index (what the next commit will hold: the blocking hook uses
 it); PATHs are files, `-` is stdin; with neither, the working tree's memory
 files are scanned. Exit 0 clean, 1 findings, 2 usage.
+
+Memory stays bounded whatever the input. A memory file larger than `check`
+reads (paths.MAX_MEMORY_MD, paths.MAX_RECORD) is one error finding and is not
+read. A named file or stdin is read BLOCK bytes at a time and scanned CHUNK
+characters at a time (docs/security.md, "Bad input").
 """
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from chord_memory import paths
 from chord_memory.errors import UserError
 
 if TYPE_CHECKING:
     from chord_memory.findings import Finding
+    from chord_memory.secrets import SecretFinding
 
 _SKIP_MODES = ("120000", "160000")  # symbolic links and submodules hold no memory text
+
+BLOCK = 1 << 20    # bytes read at a time from a named file or stdin
+CHUNK = 4 << 20    # characters scanned at a time
+MARGIN = 64 << 10  # context neighbouring chunks share: far more than any secret or rule window
+                   # (a PEM key is a few KiB; a rule reads its keyword's line, 6 KiB of a long one)
 
 
 class Source(NamedTuple):
     path: str          # root-relative with forward slashes, or as given, or "-"
     text: str
     readable: bool     # False: not UTF-8 (text is a lossy decoding, still scanned)
+
+
+class Scanner(NamedTuple):
+    allowed: set[tuple[str, str]]   # the baseline's audited false positives
+    plugins: bool                   # detect-secrets' plugins too
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,39 +52,87 @@ def run(args: argparse.Namespace) -> int:
     root = paths.find_root()
     if args.staged and args.paths:
         raise UserError("--staged scans the staged memory files; drop the PATHs or --staged")
-    if args.staged:
-        sources = staged_sources(root)
-    elif args.paths:
-        sources = [named_source(root, p) for p in args.paths]
-    else:
-        sources = worktree_sources(root)
-    allowed = secrets.load_baseline(root)
-    plugins = bool(getattr(args, "detect_secrets", False))
+    scanner = Scanner(secrets.load_baseline(root), bool(getattr(args, "detect_secrets", False)))
     found: list[Finding] = []
-    for source in sources:
-        found.extend(scan_source(source, allowed, plugins))
+    if args.paths:
+        for given in args.paths:
+            found.extend(scan_named(root, given, scanner))
+    else:
+        sources, found = staged_sources(root) if args.staged else worktree_sources(root)
+        for source in sources:
+            found.extend(scan_source(source, scanner))
     found.sort(key=lambda f: f.sort_key())
     sys.stdout.write(as_json(found) if args.format == "json" else as_text(found))
     return worst_exit(found)
 
 
-def scan_source(source: Source, allowed: set[tuple[str, str]], plugins: bool) -> list[Finding]:
-    from chord_memory import secrets
+def scan_source(source: Source, scanner: Scanner) -> list[Finding]:
     from chord_memory.findings import Finding
 
+    out = scan_stream(source.path, [source.text], scanner)
+    if not source.readable:
+        out.append(Finding(source.path, 1, "CM105",
+                           "not UTF-8 text; scanned a lossy decoding for secrets"))
+    return out
+
+
+def scan_stream(shown: str, pieces: Iterable[str], scanner: Scanner) -> list[Finding]:
+    """The findings of a text that arrives in pieces, scanned CHUNK characters at a time.
+
+    A chunk reports the secrets that start in its own part, which begins MARGIN characters
+    after its start (the first chunk's at its start) and ends MARGIN characters before its end
+    (the last chunk's at its end); the next chunk starts 2 * MARGIN before this one's end. So
+    each secret is reported once, by a chunk that holds it whole with MARGIN characters of
+    context on either side, exactly as a scan of the whole text would report it.
+    """
+    from chord_memory import secrets
+
+    out: list[Finding] = []
+    buf, line, column, own = "", 1, 0, 0  # buf starts at (line, column); column counts from 0
+    more = iter(pieces)
+    last = False
+    while not last:
+        parts, size = [buf], len(buf)
+        for piece in more:
+            parts.append(piece)
+            size += len(piece)
+            if size >= CHUNK:
+                break
+        else:
+            last = True
+        buf = "".join(parts)
+        end = len(buf) if last else len(buf) - MARGIN
+        hits = [h for h in _secrets(buf, scanner.plugins) if own <= h.start < end]
+        hits = secrets.filter_baseline(shown, buf, hits, scanner.allowed)
+        out.extend(secrets.to_findings(shown, [_moved(h, line, column) for h in hits]))
+        if not last:
+            cut = end - MARGIN
+            newlines = buf.count("\n", 0, cut)
+            if newlines:
+                line, column = line + newlines, cut - buf.rfind("\n", 0, cut) - 1
+            else:
+                column += cut
+            buf, own = buf[cut:], MARGIN
+    return out
+
+
+def _secrets(text: str, plugins: bool) -> list[SecretFinding]:
+    from chord_memory import secrets
+
     try:
-        hits = secrets.scan_text(source.text, detect_secrets_plugins=plugins)
+        return secrets.scan_text(text, detect_secrets_plugins=plugins)
     except ImportError as e:
         if not (e.name or "").startswith("detect_secrets"):
             raise
         raise UserError("--detect-secrets needs the detect-secrets package "
                         "(pip install detect-secrets)") from None
-    hits = secrets.filter_baseline(source.path, source.text, hits, allowed)
-    out = secrets.to_findings(source.path, hits)
-    if not source.readable:
-        out.append(Finding(source.path, 1, "CM105",
-                           "not UTF-8 text; scanned a lossy decoding for secrets"))
-    return out
+
+
+def _moved(f: SecretFinding, line: int, column: int) -> SecretFinding:
+    """A finding positioned in a chunk that starts at (line, column), positioned in the text."""
+    return f._replace(line=f.line + line - 1, column=f.column + (column if f.line == 1 else 0),
+                      end_line=f.end_line + line - 1,
+                      end_column=f.end_column + (column if f.end_line == 1 else 0))
 
 
 def decode(data: bytes) -> str | None:
@@ -87,18 +152,43 @@ def _memory_source(path: str, data: bytes) -> Source:
     return Source(path, text, True)
 
 
-def staged_sources(root: str) -> list[Source]:
+def limit_of(rel: str) -> int:
+    """The most `check` reads of a memory file: MEMORY.md's own limit, a record's for the rest."""
+    return paths.MAX_MEMORY_MD if rel == paths.MEMORY_MD else paths.MAX_RECORD
+
+
+def too_large(rel: str, size: int) -> Finding:
+    """The one finding for a memory file over the size `check` reads (with `check`'s code)."""
+    from chord_memory.findings import Finding
+
+    limit = limit_of(rel)
+    record = rel.startswith(paths.RECORDS_DIR + "/") and rel.endswith(".md")
+    fix = ("keep your own text elsewhere and MEMORY.md below that" if rel == paths.MEMORY_MD
+           else "a record is a few KiB (memory.limits.record_bytes): remove this file"
+           if record else "memory holds no file that large: remove it")
+    return Finding(rel, 1, "CM305" if record else "CM105",
+                   f"the file is {size:,} bytes, more than the {limit:,} that is read and "
+                   f"scanned for secrets; {fix}")
+
+
+def staged_sources(root: str) -> tuple[list[Source], list[Finding]]:
+    """The staged memory files to scan, and a finding for each one too large to read."""
     from chord_memory import gitio
 
     if paths.git_dir(root) is None:
         raise UserError("--staged needs a git repository; run it inside one, or name files")
     entries = gitio.staged_entries(root, [paths.MEMORY_MD, paths.MEMORY_DIR])
     wanted = {p: e for p, e in entries.items() if e.mode not in _SKIP_MODES}
+    sizes = gitio.blob_sizes(root, [e.sha for e in wanted.values()])
+    big = [too_large(p, sizes[e.sha]) for p, e in sorted(wanted.items())
+           if sizes.get(e.sha, 0) > limit_of(p)]
+    wanted = {p: e for p, e in wanted.items() if sizes.get(e.sha, 0) <= limit_of(p)}
     blobs = gitio.read_blobs(root, [e.sha for e in wanted.values()])
-    return [_memory_source(p, blobs[e.sha]) for p, e in sorted(wanted.items()) if e.sha in blobs]
+    return [_memory_source(p, blobs[e.sha]) for p, e in sorted(wanted.items()) if e.sha in blobs], big
 
 
-def worktree_sources(root: str) -> list[Source]:
+def worktree_sources(root: str) -> tuple[list[Source], list[Finding]]:
+    """The working tree's memory files to scan, and a finding for each one too large to read."""
     found = []
     memory = os.path.join(root, paths.MEMORY_MD)
     if os.path.isfile(memory) and not os.path.islink(memory):
@@ -110,38 +200,60 @@ def worktree_sources(root: str) -> list[Source]:
             full = os.path.join(here, name)
             if os.path.isfile(full) and not os.path.islink(full):
                 found.append(os.path.relpath(full, root).replace(os.sep, "/"))
-    sources = []
+    sources, big = [], []
     for rel in found:
+        limit = limit_of(rel)
         try:
             with paths.open_regular(os.path.join(root, rel)) as f:
-                sources.append(_memory_source(rel, f.read()))
+                size = os.fstat(f.fileno()).st_size
+                data = f.read(limit + 1) if size <= limit else b""
         except OSError as e:
             raise UserError(f"{rel}: cannot be read ({e.strerror})") from None
-    return sources
+        if size > limit or len(data) > limit:  # (or it grew while we read it)
+            big.append(too_large(rel, max(size, len(data))))
+        else:
+            sources.append(_memory_source(rel, data))
+    return sources, big
 
 
-def named_source(root: str, given: str) -> Source:
-    """A file the user named; anything but UTF-8 text is a usage error (exit 2)."""
+def scan_named(root: str, given: str, scanner: Scanner) -> list[Finding]:
+    """A file the user named, of any size; anything but UTF-8 text is a usage error (exit 2)."""
     if given == "-":
-        data = sys.stdin.buffer.read()
-        shown = "-"
-    else:
-        if os.path.isdir(given):
-            raise UserError(f"{given}: is a directory; name files, or give no PATH to scan "
-                            "the memory files")
+        return scan_stream("-", _text(sys.stdin.buffer, "-"), scanner)
+    if os.path.isdir(given):
+        raise UserError(f"{given}: is a directory; name files, or give no PATH to scan "
+                        "the memory files")
+    try:
+        f = paths.open_regular(given)
+    except FileNotFoundError:
+        raise UserError(f"{given}: no such file") from None
+    except OSError as e:
+        raise UserError(f"{given}: cannot be read ({e.strerror})") from None
+    shown = _shown(root, given)
+    with f:
+        return scan_stream(shown, _text(f, shown, given), scanner)
+
+
+def _text(f: BinaryIO, shown: str, given: str = "-") -> Iterator[str]:
+    """The UTF-8 text of a stream, BLOCK bytes at a time (a BOM dropped, a character split
+    between blocks kept whole); a NUL byte or invalid UTF-8 is a usage error."""
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    while True:
         try:
-            with paths.open_regular(given) as f:
-                data = f.read()
-        except FileNotFoundError:
-            raise UserError(f"{given}: no such file") from None
+            data = f.read(BLOCK)
+            text = decoder.decode(data, final=not data)
+            if b"\0" in data:
+                raise ValueError("NUL")
         except OSError as e:
             raise UserError(f"{given}: cannot be read ({e.strerror})") from None
-        shown = _shown(root, given)
-    text = decode(data)
-    if text is None:
-        raise UserError(f"{shown}: not UTF-8 text (binary or another encoding); "
-                        "scan reads UTF-8 text only")
-    return Source(shown, text, True)
+        except ValueError:  # UnicodeDecodeError is one
+            raise UserError(f"{shown}: not UTF-8 text (binary or another encoding); "
+                            "scan reads UTF-8 text only") from None
+        if not data:
+            return
+        yield text
 
 
 def _shown(root: str, given: str) -> str:
