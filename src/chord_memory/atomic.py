@@ -77,6 +77,10 @@ def write(path: str, data: bytes) -> None:
     tmp = temp_copy(os.path.dirname(path) or ".", data, mode)
     try:
         os.replace(tmp, path)
+    except OSError as e:  # name the file that could not be written, not our temporary one
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise OSError(e.errno, e.strerror, path) from None
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)

@@ -17,8 +17,42 @@ LOCK_NAME = "lock"
 
 
 def _open(state_dir: str) -> int:
+    """The lock file, opened for writing. Only a regular file will do: a FIFO, a device or a
+    link put in its place is an OSError that names it and says what it is (O_NONBLOCK: the
+    open of a FIFO does not wait; O_NOFOLLOW: a link is not written through)."""
     os.makedirs(state_dir, exist_ok=True)
-    return os.open(os.path.join(state_dir, LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o644)
+    path = os.path.join(state_dir, LOCK_NAME)
+    flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError:
+        _refuse(path, None)
+        raise
+    try:
+        _refuse(path, fd)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _refuse(path: str, fd: int | None) -> None:
+    """Raise the one-line OSError for a lock file that is not a regular file (fstat of fd, or
+    lstat of path when the open failed); return when it is one, or does not exist."""
+    import stat  # os imports it already: free
+
+    try:
+        mode = os.fstat(fd).st_mode if fd is not None else os.lstat(path).st_mode
+    except OSError:
+        return
+    if stat.S_ISREG(mode):
+        return
+    import errno
+
+    kind = ("a symbolic link" if stat.S_ISLNK(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+            else "a folder" if stat.S_ISDIR(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device")
+    raise OSError(errno.EINVAL, f"is {kind}, not a regular file (the lock must be one)", path)
 
 
 def _take(fd: int, patience: float) -> bool:

@@ -22,16 +22,34 @@ if TYPE_CHECKING:
 PATIENCE = 0.3  # a trigger's lock probe holds the lock for microseconds; wait that out
 
 
+class Failed(Exception):
+    """A run the file system failed (a read-only or full disk, a file where a folder must be):
+    its MEMORY-FAIL is written and, as after a crash, its claim stays for the next trigger."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the worker for the repository of the current directory (the hook's work tree)."""
     from chord_memory import errors
 
     del argv
+    root = None
     try:
-        state = paths.state_dir(paths.find_root())
+        root = paths.find_root()
+        state = paths.state_dir(root)
         return 0 if state is None else work(state)
     except KeyboardInterrupt:
         return 130
+    except Failed as e:
+        print(f"chord-memory worker: {e}", file=sys.stderr)
+        return errors.FINDINGS
+    except OSError as e:  # outside a run: the lock or the state folder unusable, a full disk
+        reason = errors.os_error(e)
+        if root is not None:
+            from chord_memory import status
+
+            status.fail(root, reason)
+        print(f"chord-memory worker: {reason}", file=sys.stderr)
+        return errors.FINDINGS
     except Exception as e:  # its output goes to the log: one line there, the traceback in the crash log
         path = errors.log_crash()
         print(f"chord-memory worker: unexpected failure ({type(e).__name__}); details are in {path}",
@@ -88,24 +106,31 @@ def run_claimed(mark: Mark) -> None:
     try:
         cfg = config.load(root)
     except UserError as e:
-        status.write(root, False, str(e))
+        status.fail(root, str(e))
         return
     if not cfg.memory.enabled:
         return
     events = ", ".join(f"{e} x{mark.events.count(e)}" for e in dict.fromkeys(mark.events))
-    status.log(root, f"run: {len(mark.events)} trigger(s) ({events})")
     try:
+        status.log(root, f"run: {len(mark.events)} trigger(s) ({events})")
         outcome = pipeline.run(root, cfg)
     except UserError as e:
-        status.write(root, False, str(e))
+        status.fail(root, str(e))
         return
+    except OSError as e:  # a failed run like any other, not a crash (no traceback to keep)
+        reason = errors.os_error(e)
+        status.fail(root, reason)
+        raise Failed(reason) from None  # the claim stays: the next trigger runs it again
     except Exception as e:
-        status.write(root, False, errors.crash_reason(e))
+        status.fail(root, errors.crash_reason(e))
         raise  # the claim stays: the next trigger runs it again
-    if not outcome.deferred:
-        status.write(root, True)
-    status.log(root, f"run done: {outcome.sessions} session(s), {len(outcome.written)} file(s) "
-               f"written, {outcome.ops} index change(s)")
+    try:
+        if not outcome.deferred:
+            status.write(root, True)
+        status.log(root, f"run done: {outcome.sessions} session(s), {len(outcome.written)} file(s) "
+                   f"written, {outcome.ops} index change(s)")
+    except OSError:
+        pass  # the run is done; a state folder that cannot be written is what `status` reports
 
 
 if __name__ == "__main__":

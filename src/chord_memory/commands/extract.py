@@ -41,24 +41,29 @@ def _key(root: str) -> str:
 
 
 def once(root: str, state: str, *, dry_run: bool = False) -> int:
-    from chord_memory import config, lock, trigger
+    from chord_memory import config, errors, lock, status, trigger
 
     cfg = config.load(root)
     if not cfg.memory.enabled:
         print("extraction is off (memory.enabled: false): nothing was read, sent or written")
         return 0
-    with lock.held(state, PATIENCE) as mine:
-        if not mine:
-            if not dry_run:
-                trigger.append(state, _key(root), "extract", 0, root)
-            print("another extraction is running in this repository; it will pick this up")
-            return 0
-        if dry_run:
-            return _dry_run(root, cfg)
-        key = _key(root)
-        trigger.claim(state, key)
-        code = _report(root, cfg)
-        trigger.release(state, key)
+    try:
+        with lock.held(state, PATIENCE) as mine:
+            if not mine:
+                if not dry_run:
+                    trigger.append(state, _key(root), "extract", 0, root)
+                print("another extraction is running in this repository; it will pick this up")
+                return 0
+            if dry_run:
+                return _dry_run(root, cfg)
+            key = _key(root)
+            trigger.claim(state, key)
+            code = _report(root, cfg)
+            trigger.release(state, key)
+    except OSError as e:  # a read-only or full disk, a lock that is not a file: a failed run
+        if not dry_run:
+            status.fail(root, errors.os_error(e))
+        raise
     if trigger.waiting(state, {}):  # triggers that came in while we held the lock
         trigger.start_worker(root, state)
     return code
@@ -90,12 +95,14 @@ def _report(root: str, cfg: Config) -> int:
     try:
         outcome = pipeline.run(root, cfg)
     except UserError as e:
-        status.write(root, False, str(e))
+        status.fail(root, str(e))
         raise UserError(str(e), 1) from None
+    except OSError:
+        raise  # not a crash: once() records it
     except Exception as e:
         from chord_memory.errors import crash_reason
 
-        status.write(root, False, crash_reason(e))
+        status.fail(root, crash_reason(e))
         raise
     if not outcome.deferred:  # a deferred run proved nothing: keep a failure showing
         status.write(root, True)

@@ -32,7 +32,7 @@ def line(root: str) -> str:
         return f"MEMORY-FAIL: {e}"
     if paths.state_dir(root) is None:
         return "MEMORY-FAIL: not a git repository; extraction keeps its state in .git"
-    problem = _region_problem(root)
+    problem = _region_problem(root) or status.blocked(root)  # a run that cannot write: not green
     if problem:
         return f"MEMORY-FAIL: {problem}"
     last = status.read(root)
