@@ -2,18 +2,22 @@
 
 Each request to /v1/chat/completions is answered by the next entry of the
 script (an Answer, or a function of the request body returning one), then by
-`default`. Every request is recorded: path, headers and the raw body. With
-`upstream` set, requests the script does not answer are forwarded there (a
-recording proxy in front of a real model server).
+`default`. Every request is recorded: path, headers and the raw body, and so is
+how many bytes of each answer's body went out before the client stopped reading.
+An answer's body can be streamed from a generator (`more`), so a test can offer
+gigabytes without holding them. With `upstream` set, requests the script does
+not answer are forwarded there (a recording proxy in front of a real model server).
 """
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+import zlib
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, NamedTuple
 
@@ -25,6 +29,8 @@ class Answer(NamedTuple):
     body: bytes = b""
     headers: tuple[tuple[str, str], ...] = ()
     delay: float = 0.0       # seconds before the answer is sent
+    # body chunks sent after `body`: chunked, unless `headers` give a Content-Length
+    more: Callable[[], Iterator[bytes]] | None = None
 
 
 class Request(NamedTuple):
@@ -61,6 +67,39 @@ def completion(content: str, finish: str = "stop", delay: float = 0.0) -> Answer
     return Answer(200, json.dumps(body).encode(), JSON, delay)
 
 
+def padded(content: str, size: int, *, status: int = 200, declared: bool = False,
+           gzip: bool = False) -> Answer:
+    """A completion of `content` padded with spaces to `size` bytes of body, streamed.
+
+    `declared`: a Content-Length is sent (the true one). `gzip`: the body is sent
+    compressed (chunked), `size` being its size once inflated.
+    """
+    head = json.dumps({"choices": [{"index": 0, "finish_reason": "stop", "message": {
+        "role": "assistant", "content": content}}]})
+    cut = head.rindex('"}}]}')
+    start, end = head[:cut].encode(), head[cut:].encode()
+    assert size >= len(start) + len(end)
+
+    def body() -> Iterator[bytes]:
+        yield start
+        left = size - len(start) - len(end)
+        while left > 0:
+            yield b" " * min(left, 1 << 20)
+            left -= 1 << 20
+        yield end
+
+    def compressed() -> Iterator[bytes]:
+        deflate = zlib.compressobj(6, zlib.DEFLATED, 31)
+        for piece in body():
+            yield deflate.compress(piece)
+        yield deflate.flush()
+
+    headers = JSON + ((("Content-Encoding", "gzip"),) if gzip else ())
+    if declared:
+        headers += (("Content-Length", str(size)),)
+    return Answer(status, b"", headers, 0.0, compressed if gzip else body)
+
+
 def error(status: int, message: str, headers: dict[str, str] | None = None) -> Answer:
     body = json.dumps({"error": {"message": message, "type": "test_error"}}).encode()
     return Answer(status, body, JSON + tuple((headers or {}).items()))
@@ -73,6 +112,7 @@ class ChatServer:
         self.upstream = upstream
         self.requests: list[Request] = []
         self.answers: list[Answer] = []  # what was sent back, in order
+        self.sent: list[int] = []  # bytes of each answer's body written before the client stopped
         self.received = threading.Event()
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -145,15 +185,29 @@ class ChatServer:
                 end = time.monotonic() + answer.delay
                 while time.monotonic() < end and not server._stop.is_set():
                     time.sleep(0.02)
+                named = {key.lower() for key, _ in answer.headers}
+                chunked = answer.more is not None and "content-length" not in named
+                sent = 0
                 try:
                     self.send_response(answer.status)
                     for key, value in answer.headers:
                         self.send_header(key, value)
-                    self.send_header("Content-Length", str(len(answer.body)))
+                    if chunked:
+                        self.send_header("Transfer-Encoding", "chunked")
+                    elif "content-length" not in named:
+                        self.send_header("Content-Length", str(len(answer.body)))
                     self.end_headers()
-                    self.wfile.write(answer.body)
+                    for piece in itertools.chain([answer.body], answer.more() if answer.more else ()):
+                        if piece:
+                            self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+                            sent += len(piece)
+                    if chunked:
+                        self.wfile.write(b"0\r\n\r\n")
                 except OSError:
-                    pass  # the client gave up (a timeout, a cancelled call)
+                    self.close_connection = True  # the client gave up (a timeout, a cancel, a cap)
+                finally:
+                    with server._lock:
+                        server.sent.append(sent)
 
         return Handler
 

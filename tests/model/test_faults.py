@@ -21,7 +21,7 @@ from tests.model.helpers import (
     session,
     status,
 )
-from tests.model.server import Answer, ChatServer, Script, completion, dead_url, error
+from tests.model.server import Answer, ChatServer, Script, completion, dead_url, error, padded
 
 A, B = "model-a", "model-b"
 SCHEMA, OBJECT, PROMPT = "json_schema", "json_object", "prompt_only"
@@ -63,6 +63,8 @@ FAILS: dict[str, tuple[Script, float, list[tuple[str, str]], str]] = {
     "non-object": (completion("[1, 2, 3]"), 5, [(A, SCHEMA), (B, SCHEMA)], "a JSON list, not an object"),
     "finish-length": (completion(GOOD, finish="length"), 5, [(A, SCHEMA), (B, SCHEMA)],
                       "finish_reason: length"),
+    "over-the-cap": (padded(GOOD, 16 << 20), 5, [(A, SCHEMA), (B, SCHEMA)],
+                     "the answer is over 4 MiB, more than a valid reply can be"),
     "formats-refused": (_refuse_formats, 5,
                         [(A, SCHEMA), (A, OBJECT), (A, PROMPT), (B, SCHEMA), (B, OBJECT), (B, PROMPT)],
                         "not valid JSON"),
@@ -108,6 +110,7 @@ SURVIVED: dict[str, tuple[list[Script], float, list[tuple[str, str]]]] = {
                                 [(A, SCHEMA), (B, SCHEMA)]),
     "non-object-resampled": ([completion('"just a string"')], 5, [(A, SCHEMA), (B, SCHEMA)]),
     "length-resampled": ([completion(GOOD[:40], finish="length")], 5, [(A, SCHEMA), (B, SCHEMA)]),
+    "over-the-cap-resampled": ([padded(GOOD, 16 << 20, declared=True)], 5, [(A, SCHEMA), (B, SCHEMA)]),
     "code-fenced": ([completion(f"Here is the reply:\n```json\n{GOOD}\n```\nDone.")], 5, [(A, SCHEMA)]),
     "format-500-falls-back": ([FORMAT_500], 5, [(A, SCHEMA), (A, OBJECT)]),
     "formats-400-fall-back-twice": ([error(422, "json_schema unsupported"),

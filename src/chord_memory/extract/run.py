@@ -176,6 +176,8 @@ def run(root: str, cfg: Config, *, dry_run: bool = False, now: float | None = No
             status.log(root, f"{kind}:{session.id}: deferred: {e}")
             return out._replace(deferred=True)
         p = plan.make(reply, mem, limits, created=created, session=origin)
+        if model is not None:
+            p.skipped[:0] = model.skipped  # records the user's words did not carry (claims.py)
         out = _apply(root, p, out._replace(sessions=out.sessions + 1), dry_run)
         if dry_run:
             continue

@@ -1,8 +1,9 @@
 """`extractor: model`: any OpenAI-compatible chat endpoint, a pool tried in order.
 
     prompt.py       the versioned prompt (package data) and the bounded, scrubbed request
-    client.py       one endpoint: dialects, retries with back-off, timeouts (httpx, async)
+    client.py       one endpoint: dialects, retries with back-off, timeouts, a capped body (httpx, async)
     parse.py        reply text -> a strictly validated Reply
+    claims.py       who said what: a record's source and status checked against the user's turns
     pool.py         endpoints in order: dialect fallback, resampling on the next model
     busy.py         waiting for this project's sessions to go quiet; preemption
     consolidate.py  the pass over the index alone when it no longer fits the budget

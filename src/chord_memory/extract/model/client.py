@@ -9,6 +9,10 @@ with back-off, honouring Retry-After within a cap. A timeout, any other status
 and `finish_reason: "length"` fail the attempt. The API key comes from the
 named environment variable only; it is sent as a bearer token and never put
 into a message.
+
+The body is streamed and never read past a cap: an answer over BODY_MAX is a
+bad reply (the pool resamples it on the next model); of an error answer only
+its first ERROR_MAX bytes are read, which is all its message needs.
 """
 from __future__ import annotations
 
@@ -18,7 +22,8 @@ import email.utils
 import json
 import re
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator, Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from chord_memory.config import Endpoint
 from chord_memory.extract.model import Timing
@@ -29,6 +34,12 @@ if TYPE_CHECKING:
 
 DIALECTS = ("json_schema", "json_object", "prompt_only")
 CONNECT_MAX = 10.0
+# The most a usable reply can hold is what parse.py looks at (MAX_TEXT, 200,000 characters: ~45
+# records at the 4,096-byte limit). Escaped in the answer's JSON (\uXXXX for every non-ASCII
+# character at worst: 1.2 MB) and beside a reasoning model's `reasoning_content`, a valid answer
+# stays under 2 MB; the cap leaves twice that (docs/security.md).
+BODY_MAX = 4 * 1024 * 1024
+ERROR_MAX = 64 * 1024      # bytes of a non-200 answer read: its message is all that is used
 _NAMES_FORMAT = re.compile(r"response_format|json_schema|json_object|schema|grammar|structured", re.I)
 
 
@@ -44,6 +55,25 @@ class Retryable(AttemptFailed):
     def __init__(self, reason: str, retry_after: float | None = None) -> None:
         super().__init__(reason)
         self.retry_after = retry_after
+
+
+class Answer(NamedTuple):
+    """What an endpoint answered, its body read up to a cap."""
+
+    status: int
+    headers: Mapping[str, str]
+    body: bytes
+
+    @property
+    def text(self) -> str:
+        return self.body.decode("utf-8", "replace")
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+def too_large() -> AttemptFailed:
+    return AttemptFailed(f"the answer is over {BODY_MAX // 2**20} MiB, more than a valid reply can be")
 
 
 def request_body(endpoint: Endpoint, messages: list[Message], dialect: str) -> dict[str, Any]:
@@ -78,11 +108,11 @@ def pause(err: Retryable, attempt: int, timing: Timing) -> float:
     return min(wanted, timing.retry_after_cap)
 
 
-def _excerpt(resp: httpx.Response, key: str | None) -> str:
+def _excerpt(resp: Answer, key: str | None) -> str:
     """A short, one-line, scrubbed message from an error body (never for 401 and 403)."""
     from chord_memory.secrets import scrub
 
-    if resp.status_code in (401, 403):
+    if resp.status in (401, 403):
         return ""
     try:
         data = resp.json()
@@ -98,8 +128,8 @@ def _excerpt(resp: httpx.Response, key: str | None) -> str:
     return f": {text[:120]}" if text else ""
 
 
-def _classify(resp: httpx.Response, dialect: str, key: str | None) -> AttemptFailed:
-    code = resp.status_code
+def _classify(resp: Answer, dialect: str, key: str | None) -> AttemptFailed:
+    code = resp.status
     what = f"HTTP {code}{_excerpt(resp, key)}"
     names_format = dialect != "prompt_only" and bool(_NAMES_FORMAT.search(resp.text[:4000]))
     if names_format and (code in (400, 422) or code >= 500):
@@ -128,22 +158,81 @@ def content(data: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
+def _inflater(headers: Mapping[str, str]) -> Any:
+    """A zlib decompressor for a gzip or deflate body, None for an unencoded one."""
+    import zlib
+
+    encoding = headers.get("content-encoding", "").strip().lower()
+    if encoding in ("", "identity"):
+        return None
+    if encoding in ("gzip", "x-gzip", "deflate"):
+        return zlib.decompressobj(zlib.MAX_WBITS | 32)  # a gzip or zlib header, told apart by zlib
+    raise AttemptFailed(f"the answer is encoded as {encoding[:40]!r}, which was not asked for")
+
+
+async def _take(raws: AsyncIterator[bytes], inflate: Any, cap: int) -> bytearray:
+    """The body, inflated if it is compressed; more than `cap` bytes means it is over the cap."""
+    import zlib
+
+    data = bytearray()
+    try:
+        async for raw in raws:
+            while raw and len(data) <= cap:
+                if inflate is None:
+                    data += raw
+                    break
+                data += inflate.decompress(raw, cap + 1 - len(data))  # never more than the cap
+                raw = inflate.unconsumed_tail
+            if len(data) > cap:
+                return data
+        if inflate is not None:
+            data += inflate.flush()
+            if not inflate.eof:
+                raise zlib.error("cut off")
+    except zlib.error:
+        raise AttemptFailed("the answer's gzip or deflate body does not inflate") from None
+    return data
+
+
+async def read(http: httpx.AsyncClient, url: str, body: dict[str, Any], headers: dict[str, str],
+               timeout: httpx.Timeout) -> Answer:
+    """POST and read the answer, streamed: a 200 past BODY_MAX fails, an error is cut at ERROR_MAX.
+
+    What is counted is the body as it would be kept: a small gzip body can hold gigabytes.
+    """
+    async with http.stream("POST", url, json=body, headers=headers, timeout=timeout) as resp:
+        ok = resp.status_code == 200
+        cap = BODY_MAX if ok else ERROR_MAX
+        declared = resp.headers.get("content-length", "")
+        if ok and declared.isdigit() and int(declared) > cap:
+            raise too_large()  # said up front: nothing of it is read
+        data = await _take(resp.aiter_raw(), _inflater(resp.headers), cap)
+        if len(data) > cap:
+            if ok:
+                raise too_large()
+            del data[cap:]
+        return Answer(resp.status_code, resp.headers, bytes(data))
+
+
 async def post(http: httpx.AsyncClient, endpoint: Endpoint, body: dict[str, Any],
                dialect: str, key: str | None) -> str:
     """One attempt: the reply's text, or an AttemptFailed."""
     import httpx
 
-    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    # a reply is small: compression saves nothing (a server that compresses anyway is inflated
+    # up to the cap)
+    headers = {"Accept-Encoding": "identity"}
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
     url = endpoint.base_url.rstrip("/") + "/chat/completions"
     limit = httpx.Timeout(endpoint.timeout, connect=min(endpoint.timeout, CONNECT_MAX))
     try:
-        resp = await asyncio.wait_for(
-            http.post(url, json=body, headers=headers, timeout=limit), endpoint.timeout)
+        resp = await asyncio.wait_for(read(http, url, body, headers, limit), endpoint.timeout)
     except (asyncio.TimeoutError, httpx.TimeoutException):
         raise AttemptFailed(f"no answer within {endpoint.timeout:g} s") from None
     except httpx.TransportError as e:
         raise Retryable(f"could not reach the endpoint ({type(e).__name__})") from None
-    if resp.status_code != 200:
+    if resp.status != 200:
         raise _classify(resp, dialect, key)
     try:
         return content(resp.json())

@@ -9,7 +9,7 @@ from typing import Any
 from chord_memory.config import Config, Endpoint
 from chord_memory.errors import UserError
 from chord_memory.extract import plan
-from chord_memory.extract.model import PROMPT_VERSION, Timing, busy, consolidate, pool, prompt
+from chord_memory.extract.model import PROMPT_VERSION, Timing, busy, claims, consolidate, pool, prompt
 from chord_memory.extract.reply import Reply
 from chord_memory.transcripts import Session
 
@@ -36,14 +36,29 @@ class ModelExtractor:
         self.pool_name, self.endpoints, self.dedicated = resolve(cfg)
         self.root, self.cfg, self.env, self.guidance = root, cfg, env, guidance
         self.timing, self.log = timing, log
+        self.skipped: list[str] = []  # the records the last reply lost to claims.checked, one line each
 
     def reply(self, session: Session, mem: plan.Memory) -> Reply:
-        """The model's reply for one session (an empty one when it holds no text)."""
+        """The model's reply for one session (an empty one when it holds no text).
+
+        Its records are checked against what the user typed in the session
+        (claims.py) before the reply leaves the model package: a record the
+        user's words do not carry is left out (a line in `self.skipped` and the
+        log), and the model's `verified` becomes `stated`.
+        """
+        self.skipped = []
         turns = [(t.role, t.text) for t in session.turns if t.text.strip()]
         if not turns:
             return Reply()
         summary_chars = self.cfg.memory.limits.summary_chars
-        return self._call(prompt.extraction(self.guidance, mem, turns, summary_chars))
+        got = self._call(prompt.extraction(self.guidance, mem, turns, summary_chars))
+        said = [(role, prompt.clean(text)) for role, text in turns]
+        kept, self.skipped, lowered = claims.checked(got, said)
+        for line in self.skipped:
+            self.log(f"skipped {line}")
+        for line in lowered:
+            self.log(line)
+        return kept
 
     def consolidation(self, mem: plan.Memory) -> tuple[Reply, list[str]]:
         """Retire and merge over the index alone; what the model may not do is skipped."""
