@@ -3,8 +3,9 @@
 Planning reads the current memory and decides everything; applying (apply.py)
 only carries the plan out. Every text that will be written is scrubbed of
 secrets here, and candidates that break a rule of SPEC section 5 are skipped
-with a reason: an exact duplicate of any record ever written (indexed, orphaned
-or retired), machine-specific text, a size limit, retiring or promoting what
+with a reason: an exact or near duplicate of any record ever written (indexed,
+orphaned or retired: the same statement in other words is one record),
+machine-specific text, a size limit, retiring or promoting what
 may not be.
 """
 from __future__ import annotations
@@ -23,6 +24,12 @@ class Memory(NamedTuple):
     entries: list[index.Entry]
     records: dict[str, records.Record]  # every record file that loads, indexed or not
     conclusions: set[str]               # normalized conclusions of every record file
+
+    def near(self) -> list[frozenset[str]]:
+        """The content words of every conclusion, for the near-duplicate test."""
+        from chord_memory.extract import similar
+
+        return [similar.words(c) for c in self.conclusions]
 
 
 class Plan(NamedTuple):
@@ -102,7 +109,10 @@ def _record_file(rec: NewRecord, rid: str, created: str, session: str) -> str:
 
 def _plan_records(reply: Reply, mem: Memory, limits: records.Limits, created: str, session: str,
                   plan: Plan) -> None:
+    from chord_memory.extract import similar
+
     seen = set(mem.conclusions)
+    near = mem.near() if reply.records else []
     for raw in reply.records:
         rec = _scrubbed(raw)
         what = f"record {rec.summary[:60]!r}"
@@ -110,6 +120,8 @@ def _plan_records(reply: Reply, mem: Memory, limits: records.Limits, created: st
         reason = None
         if norm in seen:
             reason = "an exact duplicate of an existing record"
+        elif not rec.supersedes and similar.duplicate(rec.conclusion, near):
+            reason = "the same as an existing record in other words"
         elif code := _machine_specific(rec):
             reason = f"machine-specific text ({code}) does not belong in memory"
         elif len(rec.summary) > limits.summary_chars:
@@ -127,6 +139,7 @@ def _plan_records(reply: Reply, mem: Memory, limits: records.Limits, created: st
             plan.skipped.append(f"{what}: {reason}")
             continue
         seen.add(norm)
+        near.append(similar.words(rec.conclusion))
         plan.creates.append((paths.record_path(rid), text))
         line = index.Entry(rec.type, rec.summary, rid, 0).render()
         plan.ops.append(["replace", rec.supersedes, line] if rec.supersedes else ["add", line])

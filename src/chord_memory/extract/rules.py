@@ -1,81 +1,628 @@
-"""The offline extractor (`extractor: rules`): deterministic rules over what the user said.
+"""The offline extractor (`extractor: rules`): deterministic rules over what the user typed.
 
-Only user turns are read: nothing the assistant wrote, and no tool output
-(the readers drop it), can become a record. A sentence becomes a candidate
-when it is a standing instruction or fact ("always …", "never …", "we use …",
-"use X instead of Y", "remember that …") or corrects the assistant, is long
-enough to carry detail, and is not temporary git or task state.
+Only user turns are read: nothing the assistant wrote, and no tool output, can
+become a record. Each sentence (extract/sentences.py) is judged on its own: it is
+kept when something in it says it holds beyond the task at hand — a standing cue
+("going forward", "as a rule", "whenever"), modality about a thing rather than the
+current change ("the CLI flags should stay kebab-case"), a preference, a scoped
+instruction ("On Android, ..."), a fact stated about the project, a failure with
+its condition (a pitfall), steps (a workflow), a convention list, or a correction
+that states the real fact — and nothing vetoes it: a question, a one-off
+request, thanks, a remark about the assistant's last answer, a rule for the
+current task only, temporary git state, a status report, a machine's path or
+name as the point, or too little detail. docs/extraction.md lists the shapes,
+with an example of each.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from typing import Literal
+from collections.abc import Iterable, Iterator
+from typing import Literal, NamedTuple
 
+from chord_memory.extract import sentences, similar
 from chord_memory.extract.reply import NewRecord, Reply
 
 Kind = Literal["preference", "fact", "workflow", "pitfall"]
 
-_FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-_LEAD = re.compile(r"^(?:(?:ok(?:ay)?|so|also|and|btw|fyi|please|pls|hey|oh)[,:]?\s+)+", re.I)
-_VERBS = "use|uses|deploy|deploys|run|runs|release|releases|require|requires|prefer|prefers"
-_PATTERNS = (
-    ("correction", r"^(?:(?:no|nope|wrong|that'?s (?:wrong|not right|incorrect)|actually)\b[,.:;!\s-]+)+"
-                   r"(?P<s>.+)"),
-    ("remember", r"^(?:remember|note|keep in mind|for future reference|fyi)\b(?: that)?[,:]?\s+(?P<s>.+)"),
-    ("instead", r"^(?P<s>(?:use|prefer|run|call|pick)\s+.+?\s+(?:instead of|rather than|over|not)\s+.+)"),
-    ("always", r"^(?P<s>always\s+.+)"),
-    ("never", r"^(?P<s>(?:never|don'?t|do not|avoid)\s+.+)"),
-    ("we-use", rf"^(?P<s>(?:we|this project|this repo(?:sitory)?|our team|the team)\s+(?:{_VERBS})\s+.+)"),
-    ("workflow", r"^(?P<s>(?:to|before|after|when(?:ever)?)\s+[^,]{3,60},\s*"
-                 r"(?:run|use|call|do|make sure|first|always|update|ask)\b.+)"),
-)
-_RULES = tuple((name, re.compile(pattern, re.I)) for name, pattern in _PATTERNS)
-# Temporary git and task state is never memory (SPEC section 5).
-_TEMPORARY = re.compile(
-    r"\b(?:(?:this|that|the|my|your|our|current|last|previous|next|new|feature|temp)\s+"
-    r"(?:branch|commit|push|rebase|worktree|stash|pr|pull request|ticket|task|session)|"
-    r"(?:push|commit|rebase|stash|merge|checkout|cherry-pick)\s+(?:it|this|that|now|them|everything)|"
-    r"right now|for now|today|tonight|yesterday|tomorrow|currently|at the moment|this time|"
-    r"temporar(?:y|ily)|pinned? (?:to|at)|wip)\b", re.I)
-_PITFALL_HINT = re.compile(r"\b(?:breaks?|broke|fails?|failed|flaky|otherwise|careful|beware|"
-                           r"crash(?:es)?|corrupt|leaks?|slow)\b", re.I)
-_BECAUSE = re.compile(r"\s*(?:,\s*)?\b(?:because|since|as)\b\s+(?P<why>.+)$", re.I)
-MIN_WORDS = 5
-MIN_CHARS = 24
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.I)
 
 
-def sentences(text: str) -> Iterable[str]:
-    text = _FENCE.sub(" ", text)
-    for line in text.splitlines():
-        line = line.strip().lstrip("-*>• ").strip()
-        for s in _SENTENCE_END.split(line):
-            if s.strip():
-                yield s.strip()
+# -- what leads a sentence without saying anything ----------------------------------------
+_LEAD = _rx(r"^(?:(?:ok(?:ay)?|so|also|and|but|plus|btw|fyi|oh+|ah+|wait|hey|hi|well|alright|right|yeah|"
+            r"yes|um+|"
+            r"never ?mind|nvm|anyway|anyways|ah|oops|sorry|ugh|argh|lol|haha|hm+|"
+            r"hmm+|ps|p\.s\.|side note|heads[- ]up|just so you know|for the record|for your info(?:rmation)?|"
+            r"quick note|one more thing|another thing|important|note|nb|n\.b\.|also note)\b[,:;!.\s-]+)+")
+_ASIDE_LEAD = _rx(r"^(?:btw|fyi|heads[- ]up|side note|just so you know|for the record|for your info|"
+                  r"ps|p\.s\.|note|nb|important|also note|one more thing|another thing)\b")
+_OPINION = _rx(r"^(?:i think|i believe|i guess|i feel like|i suppose|imo|imho|honestly|tbh|in my opinion)\b"
+               r"[,\s]+(?:that\s+)?")
+_CUE_LEAD = _rx(r"^(?:remember(?: that)?|keep in mind(?: that)?|bear in mind(?: that)?|note that|"
+                r"(?:just )?(?:so )?you know,?|for future reference|going forward|moving forward|from now on|"
+                r"from here on(?: out)?|in (?:the )?future|for the future|for later|as a (?:general )?rule|"
+                r"in general|"
+                r"generally speaking|"
+                r"by default|please|pls|kindly)\b[,:;\s]+")
+_ASK = _rx(r"^(?:can|could|would|will)\s+(?:you|u|we)\b\s*(?:please\s+)?|^(?:i need|i want|i'?d like|"
+           r"i would like)"
+           r"\s+(?:you\s+)?to\s+|^(?:let'?s|go ahead and|now|next|then|first off)\b[,\s]+")
+
+# -- what says a statement holds beyond the task at hand ----------------------------------
+_STANDING = _rx(
+    r"\b(?:always|never|every ?time|each time|whenever|wherever|going forward|moving forward|from now on|"
+    r"from here on|in (?:the )?future|as a (?:general )?rule|in general|generally|by default|by convention|"
+    r"rule of thumb|keep in mind|bear in mind|for future reference|^remember\b|\bremember (?:that|this|:)|"
+    r"please remember|don'?t ever|do not ever|"
+    r"at all times|no matter what|under no circumstances|in (?:this|our|the) (?:repo(?:sitory)?|project|"
+    r"codebase|code ?base|team|org|monorepo|app)|(?:across|throughout) the (?:repo|codebase|project|app)|"
+    r"(?:our|the) (?:convention|policy|rule|standard|norm)s?\b|convention is|policy is|the rule is|"
+    r"(?:we|i) (?:always|never|usually|normally|typically|tend to|generally)|all (?:new |our |the )?\w+s? "
+    r"(?:should|must|need|have to|go|live|are)|any (?:new )?\w+ (?:should|must|needs?|has to|that)|"
+    r"anything (?:that|touching|in|under|related)|any ?time|every (?:new )?\w+ (?:should|must|needs?|has|"
+    r"gets)|"
+    r"(?:in|for|on|with|after|before|from) (?:every|each|all|any) (?:new |single )?\w+|make it a habit|"
+    r"as a habit|every \w+ (?:you|we|that)|^(?:every|each) [\w-]+|\b[\w-]+ only (?:for|in|on|with|under|"
+    r"through|via|from))\b")
+_MODAL = _rx(r"\b(?:should(?:n'?t| not| never| always| only)?|must(?:n'?t| not| never| always| only)?|"
+             r"needs? to|has to|have to|ought to|(?:is|are)(?: not)? (?:allowed|supposed|meant|expected|"
+             r"required) "
+             r"to|can(?:'?t|not)|may not|(?:can|may) only|(?:is|are) (?:never|always|only)|(?:is|"
+             r"are) not to)\b")
+_PREFERENCE = _rx(
+    r"^(?:i|we)(?:\s+|(?='))(?:really\s+|strongly\s+|generally\s+|much\s+|definitely\s+|honestly\s+|"
+    r"just\s+)?(?:prefer|'d (?:much )?prefer|would prefer|'d (?:much )?rather|would rather|like (?!you to|"
+    r"it if you|to see)|love|hate|"
+    r"dislike|can'?t stand|don'?t like|do not like|don'?t want|do not want|never want|want (?:all|every|our|"
+    r"each|any)\b|care (?:a lot )?about|'m not a fan of|am not a fan of|'re not fans? of|like it when|"
+    r"hate it "
+    r"when|want you to (?:always|never|keep|stop|avoid))|^please\s+(?:stop|don'?t|do not|never|always|avoid|"
+    r"keep|make sure (?:to )?always|remember)\b|^(?:stop|quit)\s+\w+ing\b|^no more\s+\w+|"
+    r"^(?:there'?s\s+)?no need to\b|^make it a habit\b|^(?:make sure|be sure) (?:to |you )?(?:always|"
+    r"never)\b")
+_NEG_IMPERATIVE = _rx(r"^(?:don'?t|do not|never|avoid|no)\s+\w+")
+_SCOPED = _rx(r"^(?:on|in|for|with|when(?:ever)?|if|inside|within|under|across|for any(?:thing)?|anything|"
+              r"everything|any ?time|each time|every ?time|once|after|before)\b[^,]{2,90},\s*(?P<rest>.+)")
+_INSTEAD = _rx(r"\b(?:instead of|rather than|over|not|in place of|never)\b")
+_CHOOSE = _rx(r"^(?:use|prefer|stick (?:to|with)|go with|pick|choose|switch to|default to|favou?r)\s+")
+_PITFALL = _rx(
+    r"\b(?:break|breaks|broke|fails?|time[sd]? ?out|timeouts?|hangs?|crash(?:es)?|flak(?:y|es)|deadlocks?|"
+    r"leaks?|corrupts?|explodes?|blows? up|chokes?|won'?t (?:work|build|start|compile|run|boot|load)|"
+    r"doesn'?t (?:work|build|start|compile|run|boot|load)|silently|duplicates?|overwrites?|wipes?|"
+    r"loses|drops|double[- ]counts?|spams?|poisons?|bricks?|locks? up|freezes?|stalls?|underflows?|"
+    r"overflows?|diverges?|goes? to nan|throttles?|truncates?|clobbers?|costs? (?:us )?(?:like )?\$|"
+    r"gets? (?:wiped|reset|overwritten|lost|"
+    r"deleted|killed|stuck|throttled|rate[- ]limited|banned|locked)|will (?:break|fail|wipe|reset|overwrite|"
+    r"delete|kill|hang|crash)|errors? out|throws?|panics?|segfaults?|oom|out of memory|rate[- ]limit\w*)\b")
+_CONDITION = _rx(r"\b(?:unless|if (?:you|it|the|a|an|any|we|there|someone|anything|nothing)|when (?:you|it|"
+                 r"the|a|"
+                 r"an|any|we|there|someone)|whenever|without|until|otherwise|or else|or (?:they|it|you|the|"
+                 r"we)|every ?time|each time|"
+                 r"before (?:you|the|a|it)|after (?:you|the|a|it)|as soon as|once (?:you|the|a|it))\b")
+_STRONG_CONDITION = _rx(r"\b(?:unless|otherwise|or else|or (?:they|it|you|the|we)|without|every ?time|"
+                        r"each time|"
+                        r"whenever|as soon as)\b")
+_INSTRUCTION = _rx(r"\b(?:don'?t|do not|never|always|make sure|be sure|you (?:have|need|must|should) to|"
+                   r"you must|you should|so (?:use|run|always|never|don'?t|do|set|pass|keep|add|check|wait|"
+                   r"clear|"
+                   r"restart|make)|(?:just |then )?(?:use|run|set|pass|add|clear|restart|"
+                   r"wait)\b.*\binstead)\b")
+_WARNING = _rx(r"\b(?:watch out|careful|beware|gotcha|trap|footgun|caveat|be aware|known issue|quirk|"
+               r"the trick is|don'?t forget|make sure (?:to|you)|pitfall)\b")
+_CORRECTION = _rx(r"^(?:no|nope|nah|actually|wrong|not quite|not really|incorrect|not exactly|"
+                  r"that'?s (?:wrong|not right|incorrect|not it|not how it works|not true)|you'?re wrong|"
+                  r"it'?s not (?:that|like that))\b[,.!:;—–-]+\s*(?P<rest>.+)")
+_WORKFLOW = _rx(r"^(?:to|before|after|when(?:ever)?|once|each time|every ?time)\s+[^,]{3,90},\s*(?:(?:first|"
+                r"always|just|you)\s+)?(?:run|use|call|do|make sure|update|ask|bump|tag|check|wait|build|"
+                r"rebuild|restart|clear|delete|regenerate|pull|push|merge|create|open|add|write|set|export|"
+                r"source|install|reinstall|rebase|squash|sign|notify|ping|post|re-?run|kill|stop|start|"
+                r"reset|flush|migrate|seed|lint|format|test|verify|copy|sync|drop|remove)\b")
+_FIRST_THEN = _rx(r"\bfirst\b.+\bthen\b")
+_CONVENTION = _rx(r"\b(?:tabs?|spaces?|snake[_ ]case|camel ?case|kebab[- ]case|pascal ?case|single quotes?|"
+                  r"double quotes?|\d+[- ]?(?:char|character|col|column)s?|line length|trailing commas?|"
+                  r"semicolons?|lf|crlf|utf-?8|\d-space|indent\w*|lowercase|uppercase|plural|singular|"
+                  r"prefix\w*|suffix\w*|imperative|present tense|sentence case|title case|no emojis?|"
+                  r"conventional commits|semver|iso ?8601|utc|\.\w{1,5} files?)\b")
+_FACT_VERB = _rx(
+    r"^(?P<subj>(?!(?:i|you|he|she|it|this(?! (?:repo|project|codebase|app|service|team|library|package|"
+    r"module|crate|monorepo|site|api)\b)|that|these|those|there|here|what|which|who|why|how|where|when|"
+    r"if|so|do|does|did|is|are|can|could|would|will|should|let'?s|maybe|probably|just)\b)"
+    r"(?:[\w@./`'+#-]+\s+){0,6}?)(?P<verb>is|are|isn'?t|aren'?t|lives?|runs?|uses?|comes? from|goes?|gets?|"
+    r"sits?|belongs?|depends? on|requires?|expects?|takes?|stores?|reads?|writes?|handles?|happens?|"
+    r"deploys?|builds?|ships?|hosts?|points? to|talks? to|calls?|owns?|contains?|holds?|keeps?|means?|"
+    r"has|have|doesn'?t|don'?t|does not|do not|can'?t|cannot|won'?t|only|relies on|rely on|targets?|"
+    r"supports?|pins?|caches|defaults to|maps to|lands?|starts?|ends?|wraps?|owns|lives in|are in|is in|"
+    r"releases?|publishes|tests?|generates?|exports?|imports?|loads?|sends?|syncs?|mirrors?|follows?|"
+    r"'re|'s)\b")
+_WE_FACT = _rx(r"^(?:we(?:'re| are) (?:on|using|stuck on|all on)\b|(?:we|our team|the team)\s+(?:(?:only|all|"
+               r"mostly|still|now)\s+)?(?:use|deploy|run|build|host|"
+               r"keep|store|release|ship|follow|name|write|test|pin|vendor|target|support|don'?t|do not|"
+               r"never|always|have|work|develop|maintain|publish|version|tag|squash|rebase|merge|review|"
+               r"require|'re on|are on|'re using|are using|prefer|avoid|log|track|document|monitor|"
+               r"switched to|moved to|"
+    r"migrated to|'re stuck on|are stuck on|rely on|deploy with|build with|ship with|only)\b)")
+
+# -- what says it does not -----------------------------------------------------------------
+_TASK_VERB = _rx(
+    r"^(?:fix|add|implement|create|build|make|refactor|rename|move|remove|delete|update|change|convert|"
+    r"replace|bump|upgrade|downgrade|install|uninstall|debug|investigate|look(?: at| into)?|check|try|show|"
+    r"explain|tell|give|generate|revert|undo|redo|clean(?: up)?|commit|push|merge|deploy|open|close|finish|"
+    r"continue|start|resume|review|rewrite|split|write|draft|summari[sz]e|translate|compare|find|search|"
+    r"grep|read|print|list|describe|help|do|go|get|put|set up|setup|configure|enable|disable|wire|hook up|"
+    r"port|migrate|extract|inline|optimi[sz]e|speed up|improve|polish|tweak|adjust|fill|include|drop|test|"
+    r"run|rerun|re-run|retry|ship|release|publish|paste|copy|send|post|reply|answer|walk me|give me|"
+    r"figure out|think about|consider|plan|design|sketch|mock|stub|scaffold|bootstrap|init|add back|"
+    r"bring back|restore|reset|fetch|pull|clone|rebase|squash|cherry-pick|tag|bump|format|lint)\b")
+_DEICTIC = _rx(r"\b(?:this|that|these|those|it|them|here|the above|above|below|the same|the other|"
+               r"this one|that one|the one|again|yet|last|previous|next one)\b")
+_QUESTION_START = _rx(r"^(?:what|why|how|where|which|who|whose|is there|are there|do you|does it|did you|"
+                      r"have you|is it|are you|can i|should i|shall (?:i|we))\b")
+_ABOUT_ANSWER = _rx(
+    r"^(?:you (?:forgot|missed|broke|didn'?t|did not|skipped|removed|deleted|changed|misread|"
+    r"misunderstood|keep|kept|again|still|just|got|made|added|left|put|introduced|used|wrote|ignored|"
+    r"overwrote|renamed)|(?:that|this|it|your (?:\w+ )?(?:answer|change|fix|code|version|diff|patch|"
+    r"solution|approach|test|output|summary|plan|reply))(?:'s| is| was| looks| seems| still)? "
+    r"(?:wrong|not right|incorrect|not what|broken|worse|too|still|not working|doesn'?t|didn'?t|"
+    r"fine|good|great|better|close|almost|off|weird|odd|overkill|unnecessary|confusing|messy|ugly|"
+    r"a regression|the opposite|backwards)|not what i (?:asked|meant|wanted)|(?:way )?too (?:verbose|long|"
+    r"short|much|many|complicated|complex|slow|wordy)|revert|undo|try again|same (?:error|issue|problem)|"
+    r"still (?:failing|broken|not|the same|getting)|nope|wrong|almost|close|not quite|good catch|"
+    r"that (?:works|worked|fixed))\b")
+_TASK_ONLY = _rx(
+    r"\b(?:for (?:this|the current|now|the moment|today|this one)(?: (?:pr|task|change|commit|branch|"
+    r"ticket|session|fix|feature|issue|one|time|run|release|sprint|demo))?|just (?:this|for) (?:once|time|"
+    r"now|today)|this time|right now|for now|today|tonight|tomorrow|yesterday|this (?:week|sprint|"
+    r"morning|afternoon)|at the moment|temporar(?:y|ily)|until (?:we|i|this|that|it|you)(?:'s|'re| are| is|"
+    r" get| got| finish| fix| merge| land| decide| ship| hear)\b|until (?:the|next) (?:release|sprint|week|"
+    r"rewrite|migration|fix|demo|deadline)\b|\byet\b|"
+    r"in this (?:session|chat|conversation|thread)|\bin \d+ (?:minutes?|mins?|hours?|hrs?)\b|\basap\b|"
+    r"\bquickly please\b|\bon (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?!s)|"
+    r"in this (?:pr|branch|"
+    r"commit|change|diff|file|function|test|method|class|component|script|ticket)|on this (?:branch|pr)|"
+    r"(?:this|that|the current|my|your) (?:pr|branch|commit|diff|patch|ticket)|wip|for the demo|"
+    r"(?:push|commit|rebase|stash|merge|checkout|cherry-pick|deploy) (?:it|this|that|now|them|everything))\b")
+_STATUS = _rx(
+    r"^(?:i|we|i'?ve|we'?ve|i'?m|we'?re)\s+(?:just\s+|already\s+|finally\s+|also\s+|now\s+)?"
+    r"(?!(?:switched|moved|migrated|standardi[sz]ed|decided|agreed) (?:to|on)\b)(?:\w+ed|ran|"
+    r"made|did|wrote|put|got|had|saw|found|left|sent|set|built|took|gave|told|went|came|broke|forgot|"
+    r"tried|think|thought|guess|believe|feel|hope|wonder|was|were|see|noticed|getting|seeing|trying|"
+    r"working on|going to|gonna|about to|done|back|here|stuck|confused|not sure|unsure)\b"
+    r"|\b(?:works now|is working now|fixed now|done now|passing now|is done|looks good|lgtm|"
+    r"is fixed(?= now|[.!]?$)|"
+    r"is passing|are passing|is green|went through|is up|is down)\b")
+_ACKS = (r"(?:thanks?|thank you|thx|ty|cheers|great|perfect|nice|cool|awesome|excellent|good (?:job|work)|"
+         r"well done|looks good|lgtm|ok|okay|k|sure|yes|yep|yeah|yup|no|nope|got it|sounds good|makes sense|"
+         r"fine|alright|right|exactly|correct|agreed|hmm+|wow|amazing|brilliant|sweet|done|great job|"
+         r"so much|eh|meh|"
+         r"not great|not bad|not quite|better|worse|close|almost|"
+         r"a lot|again|man|mate|dude|that works|works|all good|good)")
+_ACK = _rx(rf"^{_ACKS}(?:[\s,.!:)-]+{_ACKS})*[\s,.!:)(-]*$")
+_HEDGE = _rx(r"\b(?:maybe|perhaps|someday|some day|eventually|we'?d|we would|would have to|might|"
+              r"probably|in case (?:that|it) matters|if we ever|i wonder|not sure if|no idea|i guess)\b|"
+              r",?\s*i (?:think|believe)[.!]?$")
+_META = _rx(r"^(?:let me|let'?s see|i'?ll|i will|i'?m going to|i am going to|give me a (?:sec|second|minute)|"
+            r"brb|one sec|hold on|wait|hang on|bear with me|i'?ll paste|here(?:'s| is| are)|see (?:below|"
+            r"above|"
+            r"attached)|attached|pasting|sending)\b")
+_JUDGED = _rx(r"^(?:the|this|that|your)?\s*(?:[\w.]+\s+){0,3}(?:is|are|looks?|seems?)\s+(?:still\s+|"
+              r"really\s+)?"
+              r"(?:(?:way|much|far|a bit|kind of|sort of) )?(?:a mess|a pain|hard to|really hard|painful|"
+              r"horrible|"
+              r"terrible|off|wrong|"
+              r"broken|missing|messy|ugly|weird|odd|confusing|fine|good|great|better|worse|nicer|clean|"
+              r"cleaner|too \w+|not (?:right|great|ideal|good|needed|necessary)|unnecessary|overkill|"
+              r"redundant|duplicated|unused|dead code)\b")
+_DISMISS = _rx(r"^(?:hello|hi|hey)?[,\s]*(?:i|we) (?:need|want|would like|'d like) (?:to|a|an|you|some|"
+               r"the)\b|"
+               r"\b(?:i know|i hope|i guess|not sure|jk|my english|sorry for)\b|"
+               r"\b(?:which one|what'?s the|how (?:do|can|should|would) (?:i|we|you)|should (?:i|we)|"
+               r"is there a)\b|"
+               r"\b(?:isn'?t|aren'?t|doesn'?t|don'?t|won'?t|wasn'?t)\s+(?:\w+ing|being|showing|working|loading|"
+               r"saving|compiling|picked|getting)\b|\b(?:it|this|that|he|she|they) keeps? \w+ing\b|"
+               r"\bkeeps \w+ing\b|^my\b|"
+               r"^(?:don'?t|do not|no need to) (?:worry|bother|care)\b|^(?:we|you|people) (?:keep|"
+               r"always end up|"
+               r"keep ending up)\b|^(?:that|this|it|those|these)(?:'s| is| are| was|'re) (?!(?:a |an |"
+               r"the )?(?:repo|"
+               r"project|monorepo|codebase|app|library|service)\b)|^i (?!(?:'d|would|prefer|like|love|hate|"
+               r"dislike|want|never|always|don'?t|do not|can'?t)\b)\w+ (?:that|this|it|them)\b")
+_FRAGMENT = _rx(r"^\S+(?: \S+)? (?:does|do|did|is|are)(?: too| as well)?(?:,| and\b|$)")
+_PAST = _rx(r"^(?:\w+ed|ran|made|did|built|broke|wrote|got|took|went|came|saw|found|"
+            r"had)\b(?!\s+(?:\w+\s+)?(?:has|"
+            r"is|are|must|should|needs?|can|will|gets?|goes|stays?|runs?|lives?|only)\b)|^(?:[\w./`'-]+\s+)"
+            r"{1,5}(?:was|were|finished|passed|failed|crashed|ran|broke|went|took|timed out|came back)\b")
+_MACHINE = _rx(r"\b(?:my|your) (?:\w+ ){0,2}(?:checkout|clone|laptop|machine|computer|box|desktop|setup|"
+               r"env(?:ironment)?|editor|terminal|shell|home|username|user ?name|ip|vm|container|workspace|"
+               r"mac|"
+               r"macbook|pc|side|end|local copy|dev box)\b|\bon my (?:end|side)\b")
+_VAGUE = _rx(r"^(?:make it|do it|keep it|be|do|write it|code it)\s+(?:better|good|nice|nicer|clean|cleaner|"
+             r"careful|consistent|simple|simpler|properly|right|correctly|well|faster|smaller|pretty|prettier)"
+             r"\b")
+_WHY = _rx(r"(?:,\s*|\s+[-—–]\s*|\s+)\(?(?P<word>because|since|as otherwise|otherwise|or else|so that|"
+           r"cause|cuz|coz|the reason is|that way)\b[,:]?\s+(?P<why>[^()]+?)\)?[.!]?$")
+_WHY_SENTENCE = _rx(r"^(?:because|since|otherwise|or else|that way|so that|the reason is|this is because|"
+                    r"it'?s because|reason being|cause|cuz)\b[,:]?\s*(?P<why>.+)")
+_SYMPTOM = _rx(r"\bwhen (?:i|we) (?!always|never|usually)\w+|\b(?:crashes|hangs|freezes|errors out|"
+               r"blows up) (?:when|"
+                r"after|on|if) (?:i|we|clicking|you click|opening)\b|"
+                r"\b(?:is|are) (?:broken|slow|laggy|buggy|wrong|off|missing|empty|blank|stuck|failing|"
+                r"crashing|"
+                r"flaky|not recognized|not found|undefined|null|nan|late)\b|\b(?:jitters|flickers|lags|"
+                r"stutters|"
+                r"glitches|clicks|puts some|shows up as|comes out as)\b|\bfails on\b")
+# "the page crashes when I click save": what the user saw go wrong now, not a known trap
+_BUG_REPORT = _rx(r"\bwhen (?:i|we) (?!always|never|run|deploy|build|use)\w+|\b(?:now|again|still|anymore|"
+                  r"suddenly|since (?:yesterday|today|this morning|the last|your))\b|\b(?:i|we) (?:get|got|"
+                  r"see|saw|"
+                  r"am getting|'m getting|keep getting)\b|\bfor me\b|\bon my\b")
+_COPULA = _rx(r"^(?:(?!(?:when|if|because|that|which|so|and|but|while|once|after|"
+              r"before)\b)[\w./`'+#-]+\s+){1,5}"
+              r"(?:is|are)\s+(?!(?:it|this|that|done|fixed|broken|failing|ready)\b)")
+_CODEY = re.compile(r"[{}();=<>|&$\\]")
+MIN_WORDS = 3
+MAX_SENTENCE = 1000
+BARE_FACT_WORDS = 7  # a fact with no cue, contrast or reason needs this many words
+# How people spell in chat, to what the rules read ("dont" is "don't", "r" is "are")
+_SPELLED = {
+    "dont": "don't", "doesnt": "doesn't", "isnt": "isn't", "arent": "aren't", "cant": "can't",
+    "wont": "won't",
+    "didnt": "didn't", "shouldnt": "shouldn't", "wouldnt": "wouldn't", "thats": "that's", "theres": "there's",
+    "im": "I'm", "ive": "I've", "youre": "you're", "u": "you", "ur": "your", "r": "are", "pls": "please",
+    "plz": "please", "teh": "the", "b/c": "because", "bc": "because", "w/o": "without", "tho": "though",
+    "were on": "we're on", "were using": "we're using",
+}
+_SPELLINGS = "|".join(re.escape(k) for k in sorted(_SPELLED, key=len, reverse=True))
+_CHAT = re.compile(rf"(?i)(?<![\w'])(?:{_SPELLINGS})(?![\w'])")
 
 
-def _kind(rule: str, statement: str) -> Kind:
-    if rule == "correction" or (rule in ("always", "never", "remember") and _PITFALL_HINT.search(statement)):
+def _spelled(text: str) -> str:
+    """How people spell in chat, to what the rules read ("dont" is "don't", "r" is "are")."""
+    return _CHAT.sub(lambda m: _SPELLED[m.group(0).lower()], text)
+
+
+# "my lead told me that ...", "the clinic said ...": a stakeholder's requirement, in the user's words
+_HEARSAY = _rx(r"^(?!(?:like |as )?(?:i|we|you)\b)(?:(?:my|our|the|she|he|"
+               r"they) )?(?:\w+ ){0,3}(?:(?:confirmed|checked|"
+               r"talked|spoke) with (?:\w+ ){0,2}\w+,|told me|told us|said|says|wants|asked for|insists|"
+               r"confirmed|"
+               r"requires|decided|agreed)(?: (?:yesterday|today|earlier|last week|"
+               r"this morning))?(?: that)?[,:]?\s+")
+# said before: a restatement is a rule
+_AGAIN = _rx(r"\b(?:like i said|as i said|as i told|i told you|i said before|as mentioned|like before,|"
+             r"again:|as always|like last time)|^again\b")
+# "after adding packages, ...", "every time you touch X": a recurring trigger
+_RECURRING = _rx(r"\b(?:after|before|whenever|every ?time|each time|when(?:ever)?) (?:you )?(?:add|adding|"
+                 r"chang|"
+                 r"touch|edit|deploy|merg|releas|commit|push|open|creat|install|updat|upgrad|bump|writ|run|"
+                 r"regenerat|rebas|tag|ship|publish)\w*\b")
+_CONTRAST = _rx(r"^[^,]{2,80},?\s+not\s+[\w./`'-]+(?:\s+[\w./`'-]+){0,3}[.!]?$|"
+                r",\s+not\s+(?:the\s+)?[\w./`'-]+"
+                r"(?:\s+[\w./`'-]+){0,2}[.!]?$|\bnot\s+[\w./`'-]+\s*,\s*[\w./`'-]+[.!]?$")
+
+
+class Judged(NamedTuple):
+    kind: Kind
+    statement: str  # what to keep, cleaned of lead-ins and places
+    why: str | None  # the user's own reason
+
+
+def _strip_lead(text: str) -> tuple[str, bool]:
+    """The sentence without what leads it; whether an aside cue ("fyi", "btw") led it."""
+    aside = bool(_ASIDE_LEAD.match(text))
+    for _ in range(4):
+        new = _LEAD.sub("", text)
+        new = _OPINION.sub("", new)
+        new = _CUE_LEAD.sub("", new)
+        if new == text:
+            break
+        text = new
+    return text.strip(), aside
+
+
+def _content(text: str) -> int:
+    return len(similar.words(text))
+
+
+_ASK_STANDING = _rx(r"^(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?(?:(?:always|make it a habit to|"
+                    r"start|remember to|keep|stop|never|from now on)\b|.*\b(?:always|every|each|from now on|"
+                    r"going forward|whenever|in (?:the )?future|by default|unless i ask|as a habit)\b)|"
+                    r"^would you mind (?:always|not|never)\b|^(?:from now on|going forward),? (?:can|could|"
+                    r"would) "
+                    r"you\b")
+_QUESTION_TAIL = _rx(r"(?P<head>.+?),\s*(?:(?:so\s+)?(?:could|would|is|does|do|can|should|why|how|isn'?t|"
+                     r"doesn'?t|right|no)\b.*\?)$")
+_LIST_LABEL = _rx(r"^(?P<label>(?:[\w#+./-]+\s+){0,3}(?:conventions?|style(?: stuff| guide)?|naming|rules?|"
+                  r"standards?|guidelines?|checklist|stack|setup|linting|formatting|imports?|tests?|testing|"
+                  r"commits?|commit messages?|branches|prs?)|python|js|ts|javascript|typescript|rust|go|"
+                  r"kotlin|"
+                  r"swift|java|c#|c\+\+|css|sql|terraform|yaml|react|vue|shell|bash|dart|ruby|php|elixir|scala|"
+                  r"(?:[\w#+./-]+\s+)?infra(?: naming)?)\s*(?:for (?:this|the) (?:repo|project|"
+                  r"codebase))?:\s*"
+                  r"(?P<items>.+)")
+_STEPS_INLINE = re.compile(r"(?:^|\s)(?:\d{1,2}[.)]|\(\d{1,2}\))\s+")
+_ARROWS = re.compile(r"\s*(?:→|->|=>|⇒)\s*")
+_GENERIC_SCOPE = _rx(r"^(?:when(?:ever)? (?:you(?:'re)? )?(?:\w+ing|add|write|touch|change|create|make|"
+                     r"open|run|"
+                     r"deploy|release|ship|bump|edit|use|need|want|get|see|hit|start|build)\b|when writing|"
+                     r"for (?:a |any |every |new |each |all )|for anything|if you(?:'re)? (?:\w+ing|touch|"
+                     r"add|"
+                     r"change|need|want|see|get|hit|run|use|ever)|on (?:android|ios|mobile|web|desktop|"
+                     r"windows|"
+                     r"mac(?:os)?|linux|prod|production|staging|ci|the (?:\w+ )?(?:branch|server|cluster))\b|"
+                     r"in (?:the )?[\w./-]+/|in (?:prod|production|staging|ci|tests?|migrations|the \w+ "
+                     r"(?:module|package|service|crate|folder|directory|app|layer))\b|for the [\w./-]+ "
+                     r"(?:crates?|services?|packages?|modules?|apps?|team|repo|folder|endpoints?|tests?|jobs?)\b|"
+                     r"(?:anything|everything|all code) (?:under|in|touching|related)|before (?:you |a |any |"
+                     r"every |each )?(?:\w+ing|merge|release|deploy|push|commit|tag|publish)|after (?:you |"
+                     r"a |"
+                     r"any |every |each )?(?:\w+ing|merge|release|deploy|push|commit|tag|publish))")
+
+
+def judge(raw: str) -> Judged | None:
+    """Whether a sentence holds something a later session needs: its kind and statement."""
+    text = raw.strip().strip("\"'“”‘’`*_ ")
+    if len(text) > MAX_SENTENCE:
+        return None  # longer than a statement may be (memory.limits.statement_chars): pasted
+    text = _spelled(text)
+    if not text or len(_CODEY.findall(text)) > 6 or _META.match(text) or _HEDGE.search(text):
+        return None
+    if _ACK.match(text) and len(text.split()) <= 5:
+        return None
+    if text.endswith("?"):
+        if _ASK_STANDING.match(text):
+            text = text.rstrip("?").strip()  # a standing rule asked for: "can you always ...?"
+        else:
+            tail = _QUESTION_TAIL.match(text)  # "X does Y, could that be why ...?": keep X
+            if tail is None:
+                return None
+            text = tail.group("head")
+    corrected = False
+    while (m := _CORRECTION.match(text)) is not None:
+        text, corrected = m.group("rest"), True
+    aside = bool(_ASIDE_LEAD.match(text))
+    text = _OPINION.sub("", _LEAD.sub("", text)).strip()  # "never mind," says nothing of "never"
+    text = _HEARSAY.sub("", text) if _HEARSAY.match(text) and len(text.split()) > 6 else text
+    standing_cue = bool(_STANDING.search(text) or _AGAIN.search(text) or _RECURRING.search(text))
+    text = re.sub(r"(?i)^(?:again|like i said(?: last time)?|as i said|as i told(?: you)?(?: before)?|"
+                  r"as mentioned)[:,.]?\s+", "", text)
+    text = _strip_lead(text)[0]
+    asked = bool(_ASK.match(text))
+    text = _ASK.sub("", text).strip()
+    if sentences.broken(text):
+        return None  # it was about the URL, path or secret that must not be kept
+    body = sentences.without_places(text).rstrip("?").strip()
+    if not body or (_QUESTION_START.match(body) and not _SCOPED.match(body)):
+        return None
+    if _META.match(body) or _FRAGMENT.match(body) or _JUDGED.match(body) or _DISMISS.search(body):
+        return None
+    listed = _LIST_LABEL.match(body)
+    if listed and _list_items(listed.group("items")) >= 2:
+        return Judged("preference", body, None)
+    if len(body.split()) < MIN_WORDS and not _CONVENTION.search(body):
+        return None
+    if _content(body) < 2 or _VAGUE.match(body) or _MACHINE.search(body) or (_ACK.match(body) and \
+            len(body.split()) <= 5):
+        return None
+    if _ABOUT_ANSWER.match(body) or _TASK_ONLY.search(body) or _STATUS.search(body) or \
+            (_PAST.match(body) and not standing_cue):
+        return None
+    if not (_STANDING.search(body) or _AGAIN.search(text)) and _SYMPTOM.search(body) and \
+            not _INSTRUCTION.search(body):
+        return None  # a symptom of today's bug, even "when changing X"
+    if re.search(r"(?i)\b(?:want|wants|need|needs|asked for|requested|would like) (?:a|an|"
+                 r"to have)\b", body) and \
+            not standing_cue:
+        return None  # a feature someone wants: the task at hand
+    if not standing_cue and (
+                             re.match(r"(?i)^(?:i'?m|i am)\b", body) or
+                             (re.match(r"(?i)^(?:on|from|in|at|with|for|to|"
+                                       r"by)\b", body) and len(body.split()) <= 6) or
+                             re.match(r"(?i)^the (?:one|ones|other)\b", body)):
+        return None  # a symptom of today's bug, the user about themselves, a fragment
+    if len(body.split()) <= 10 and re.search(r"(?i)\b(?:that|this|it|them|those|these|ones)[.!]*$", body):
+        return None  # "scripts downstream depend on that": about something said before
+    if re.search(r"(?i),?\s+(?:but|and) (?:check|fix|look at|make sure|try|update|add|remove) the\b", body):
+        return None  # a request rides along: it is about the change at hand
+    standing = standing_cue or bool(_STANDING.search(body))
+    kind = _shape(body, standing, asked, aside, corrected)
+    if kind is None:
+        return None
+    statement, why = _reason(body)
+    if _content(statement) < 2:
+        return None
+    return Judged(kind, statement, why)
+
+
+def _list_items(text: str) -> int:
+    items = [i.strip() for i in re.split(r"\s*(?:,|;)\s*", text) if i.strip()]
+    return len(items) if all(len(i.split()) <= 8 for i in items) else 0
+
+
+def _object_deictic(rest: str) -> bool:
+    """The thing acted on is one of the task at hand: "fix it", "use X there", "revert this"."""
+    words = rest.split()
+    near = " ".join(words[1:4]).lower()
+    if re.search(r"\b(?:it|this|that|these|those|them|the same|the other|this one|that one|ones|here|"
+                 r"there)\b",
+                 near):
+        return True
+    if re.search(r"(?i)\b(?:do|handle|fix|make|get) (?:it|this|that)\b", " ".join(words[1:])):
+        return True
+    if re.search(r"(?i)\bhere\b\s*(?:instead|not|rather|,|so|and|because|too)\b", rest) or \
+            (len(words) <= 8 and re.search(r"(?i)\bthere\b(?!\s+(?:is|are|was|were|'s))", rest)):
+        return True
+    first = re.split(r"[,;]", rest, maxsplit=1)[0]
+    return bool(re.search(r"(?i)\b(?:again|above|below)[.!,]*$", rest)) or \
+        bool(re.search(r"(?i)\b(?:the other|this one|that one|the above|like before|as before)\b", first))
+
+
+def _main_clause(body: str) -> str:
+    """The part before a reason or a result clause: where a modal says what must be."""
+    return re.split(r"(?i)[,;]?\s+(?:so|because|since|as|which|otherwise|or else|so that|"
+                    r"that way)\b", body)[0]
+
+
+def _shape(body: str, standing: bool, asked: bool, aside: bool, corrected: bool) -> Kind | None:
+    """The kind of a statement worth keeping, or None for one that is not."""
+    scoped = _SCOPED.match(body)
+    generic_scope = bool(scoped and _GENERIC_SCOPE.match(body))
+    rest = scoped.group("rest") if scoped else body
+    task = _TASK_VERB.match(rest) is not None and not _COPULA.match(rest)
+    # after "when you add a new X," an "it" is that X; after "in docs/x.md," a "that" is not
+    introduces = bool(scoped and re.search(r"(?i)\b(?:a|an|any|new|every|each|all)\b",
+                                           body[: len(body) - len(rest)]))
+    deictic = _object_deictic(rest) and not (generic_scope and introduces)
+    main = _main_clause(body)
+    strong = _STRONG_CONDITION.search(body)
+    conditioned = strong or standing or _INSTRUCTION.search(body) or \
+        (_CONDITION.search(body) and (aside or corrected))
+    pitfall = (_PITFALL.search(body) and conditioned) or _WARNING.search(body)
+    if pitfall and _BUG_REPORT.search(body) and not standing:
+        return None  # what goes wrong in the task at hand: a bug report, not a standing pitfall
+    if pitfall and not (task and not standing and not generic_scope) and not _deictic_subject(body) and \
+            not deictic:
         return "pitfall"
-    if rule in ("we-use", "remember"):
-        return "fact"
-    if rule == "workflow":
+    if ((_WORKFLOW.match(body) or _FIRST_THEN.search(body)) and not deictic) or len(_ARROWS.split(body)) >= 3:
         return "workflow"
-    return "preference"
+    if _convention_list(body):
+        return "preference"
+    contrast = _CONTRAST.search(body) or _contrast(body)
+    if contrast and not task and not deictic and not _deictic_subject(body):
+        return "fact" if _declarative(body) else "preference"  # "surcharge applies after X, not before"
+    if _PREFERENCE.match(body):
+        return None if _object_deictic(body) and not standing else "preference"
+    if _CHOOSE.match(rest) and _INSTEAD.search(rest) and not deictic:
+        return "preference"
+    if generic_scope and not deictic:
+        return "workflow" if _WORKFLOW.match(body) else "preference"
+    if task and not standing:
+        return None  # a request for the change at hand
+    if deictic and not standing:
+        return None
+    if standing:
+        directive = re.match(r"(?i)^(?:(?:we )?(?:always|never)|don'?t|do not|please|make sure|remember to|"
+                             r"we "
+                             r"(?:don'?t|do not))\b", body)
+        return "fact" if _declarative(body) and not _MODAL.search(main) and not directive else "preference"
+    if _NEG_IMPERATIVE.match(rest):
+        return "preference"
+    if _MODAL.search(main) and not _deictic_subject(body) and not re.match(r"(?i)^(?:you|we)\b", body):
+        return "preference" if not _one_component(body) or _LASTING.search(body) else None
+    if scoped and (_NEG_IMPERATIVE.match(rest) or _MODAL.search(rest) or re.search(r"(?i)\b(?:only|no)\b",
+                                                                                   rest)):
+        return "preference"
+    short_ok = aside or corrected or _WE_FACT.match(body) or re.match(r"(?i)^(?:every|each|no|any)\b", body)
+    if _declarative(body) and not asked and (len(body.split()) >= BARE_FACT_WORDS or short_ok):
+        return "fact"  # a short "the playbook is site.yml" is the task's context, said in passing
+    if corrected and re.match(r"(?i)^(?:it'?s|it is|they'?re|they are)\b", body) and \
+            re.search(r"\d|\b[A-Z][\w.-]+", body):
+        return "fact"
+    if aside and _content(body) >= 3 and not task and not asked:
+        return "fact"
+    return None
 
 
-def _clean(statement: str) -> str:
-    statement = statement.strip().rstrip(".!;, ")
-    return statement[:1].upper() + statement[1:] + "."
+_LASTING = _rx(r"\b(?:only|always|never|every|any|all|each|stay|remain|at least|at most|no more than|"
+               r"within|per|"
+               r"for \d+|unless|or (?:else|the|it|we)|otherwise|by law|legally|required|compliance|audit)\b")
 
 
-def _summary(statement: str, limit: int) -> str:
-    first = statement.split(";")[0].strip().rstrip(".") + "."
-    if len(first) <= limit:
-        return first
-    cut = first[: limit - 1].rsplit(" ", 1)[0].rstrip(",;:")
-    return cut + "…"
+_VERBAL = frozenset((  # noqa: SIM905 - a word list reads better as text
+    "is are was were do does did has have had can could will would should must may might am be been "
+    "it's that's i'm you're we're they're isn't it"
+).split())
+
+
+def _contrast(body: str) -> bool:
+    """A "not" that sets one thing against another ("to the guild not global"), not a verb's."""
+    main = re.split(r"(?i),\s*(?!not\b)", body)
+    for clause in main[:2]:
+        words = clause.lower().split()
+        for i, word in enumerate(words[1:], 1):
+            if word == "not" and words[i - 1] not in _VERBAL and i + 1 < len(words) and i >= 2:
+                return True
+    return bool(re.search(r"(?i)^[^,]{3,80},\s+not\s+[\w./`'-]+(?:\s+[\w./`'-]+){0,3}[.!]?(?:,|$)", body))
+
+
+def _one_component(body: str) -> bool:
+    """"The delete button in the mod panel should ...": one thing of the change at hand."""
+    return bool(re.match(r"(?i)^the (?:\w+ ){0,2}(?:button|callback|handler|function|method|endpoint|page|"
+                         r"screen|modal|dialog|popup|form|field|column|table|query|route|component|widget|panel|"
+                         r"menu|toggle|script|job|command|test|class|view|template|hook)\b", body))
+
+
+def _deictic_subject(body: str) -> bool:
+    return bool(re.match(r"(?i)^(?:it|this|that|these|those|the one|the ones|the other|the (?:test|build|"
+                         r"function|"
+                         r"file|code|change|fix|button|page|script|query|error|assertion|import|variable|loop|"
+                         r"call|condition|regex|return|field|method|class|component|modal|screen|diff|patch|"
+                         r"output|result|log|message)s?\b)(?!\s+(?:repo|project|codebase|app|team)\b)", body))
+
+
+def _declarative(body: str) -> bool:
+    m = _FACT_VERB.match(body)
+    if re.search(r"(?i)\b(?:returns?|throws?|shows?|displays?|prints?|renders?|outputs?|gives?|spits? out|"
+                 r"says|looks like)\b", " ".join(body.split()[:6])) and not _STANDING.search(body):
+        return False  # what the code does now (a bug report, an observation), not a fact to keep
+    if m and m.group("subj").strip():
+        return not re.search(r"(?i)\b(?:now|currently|still|anymore|yet|just|already|right now)\b", body)
+    if _WE_FACT.match(body):
+        return not re.search(r"(?i)\b(?:now|currently|just|already|right now|need to|should|gonna|"
+                             r"going to)\b",
+                             body)
+    if _DET_VERB.match(body):
+        return not re.search(r"(?i)\b(?:now|currently|right now|today|again)\b", body)
+    return bool(re.match(r"(?i)^it'?s an? (?:\w+ ){0,3}(?:monorepo|repo|project|app|library|service|cli|"
+                         r"backend|frontend|plugin|package|framework|api|site)\b", body))
+
+
+# "the designer tunes ...", "the school's IT blocks ...", "the temps come in tenths": a determiner, a
+# few words, a verb in the present (a closed list cannot know every verb: the shape stands in)
+_DET_VERB = _rx(r"^(?:the|our|all|every|each|both|most|some|any|their|its)\s+(?:[\w'./-]+\s+){0,3}?"
+                r"(?:[a-z]+(?<!ss)(?<!us)(?<!is)s|come|go|run|live|use|need|take|get|stay|sit|mean|expect|"
+                r"require|depend|support|belong|contain|hold|keep|start|end|land|ship|build|deploy|release|"
+                r"publish|map|point|talk|call|handle|store|read|write|load|send|sync|follow|block|accept|"
+                r"reject|arrive|show up|happen|expire|fire)\s+(?:[\w'./-]+)")
+
+
+def _convention_list(body: str) -> bool:
+    items = [i.strip() for i in re.split(r"\s*(?:,|;| and |/)\s*", body) if i.strip()]
+    return len(items) >= 2 and all(len(i.split()) <= 6 for i in items) and \
+        sum(bool(_CONVENTION.search(i)) for i in items) >= 2
+
+
+def _reason(body: str) -> tuple[str, str | None]:
+    """The statement and the user's own reason for it, when they gave one."""
+    m = _WHY.search(body)
+    if not m or len(m.group("why").split()) < 2:
+        return body, None
+    word = m.group("word").lower()
+    why = m.group("why").strip().rstrip(".!")
+    lead = {"cause": "because", "cuz": "because", "coz": "because", "as otherwise": "otherwise",
+            "the reason is": "because"}.get(word, word)
+    return body, f"{lead[:1].upper()}{lead[1:]} {why}."
+
+
+def _sentence(text: str) -> str:
+    text = text.strip().rstrip(".!;:, ")
+    return text[:1].upper() + text[1:] + "."
+
+
+def _summary(statement: str, why: str | None, limit: int) -> str:
+    """A complete short sentence: the statement, or its main clause when it is too long."""
+    whole = _sentence(statement)
+    if len(whole) <= limit:
+        return whole
+    main = _sentence(_WHY.sub("", statement)) if why else whole
+    if len(main) <= limit:
+        return main
+    best = None
+    for cut in re.finditer(r"[,;:]\s|\s[-—–]\s|\s(?:and|but|so|which|where|while)\s", main):
+        head = main[: cut.start()]
+        if len(head.split()) >= 5 and len(head) + 1 <= limit:
+            best = head
+    return _sentence(best if best is not None else main[: limit - 1].rsplit(" ", 1)[0])
 
 
 _HOW = {
@@ -84,50 +631,129 @@ _HOW = {
     "workflow": "Follow these steps when the situation comes up, in this order.",
     "pitfall": "Check for this before finishing a change in this area; it has bitten before.",
 }
+_WHY_DEFAULT = {
+    "preference": "The user stated it as a standing rule for this project, not a one-off request.",
+    "fact": "The user stated it as a fact about this project.",
+    "workflow": "The user gave these steps as the way it is done in this project.",
+    "pitfall": "The user warned about it; the mistake is likely to recur.",
+}
 
 
-def candidate(sentence: str, session_id: str, summary_chars: int) -> NewRecord | None:
-    s = _LEAD.sub("", sentence.strip())
-    if s.endswith("?"):
-        return None
-    for rule, pattern in _RULES:
-        m = pattern.match(s)
-        if not m:
-            continue
-        statement = m.group("s").strip()
-        if len(statement.split()) < MIN_WORDS or len(statement) < MIN_CHARS:
-            return None
-        if _TEMPORARY.search(statement):
-            return None
-        why_m = _BECAUSE.search(statement)
-        why = (f"Because {why_m.group('why').strip().rstrip('.')}, as the user put it." if why_m else
-               "The user stated it as a standing rule for this project, not a one-off request.")
-        if rule == "correction":
-            why = "The user corrected the assistant on this; the mistake is likely to recur."
-        conclusion = _clean(statement)
-        kind = _kind(rule, statement)
-        return NewRecord(
-            type=kind, source="user", status="stated",
-            summary=_summary(conclusion, summary_chars), conclusion=conclusion,
-            why=why, how_to_apply=_HOW[kind],
-        )
-    return None
+def _record(j: Judged, summary_chars: int) -> NewRecord:
+    conclusion = _sentence(j.statement)
+    return NewRecord(
+        type=j.kind, source="user", status="stated",
+        summary=_summary(j.statement, j.why, summary_chars), conclusion=conclusion,
+        why=j.why or _WHY_DEFAULT[j.kind], how_to_apply=_HOW[j.kind],
+    )
+
+
+def _clauses(text: str) -> Iterator[str]:
+    """A sentence that is a request as a whole can carry a standing statement after a comma,
+    a dash or a semicolon ("fix the test, the CI box has no GPU so cuda tests are skipped")."""
+    parts = re.split(r"\s*(?:;|\s[-—–]\s|,\s+(?=(?:the|our|we|all|every|any|in|on|for|when|note|btw|fyi|"
+                     r"remember|also|and|but|since|because|don'?t|do not|never|always|please|"
+                     r"no)\b))\s*", text,
+                     flags=re.I)
+    yield from parts[1:] if len(parts) > 1 else ()
+
+
+def candidates(sentence: sentences.Sentence, summary_chars: int,
+               judged: Judged | None = None) -> Iterator[NewRecord]:
+    if sentence.steps:
+        steps = [sentences.without_places(s).rstrip(".") for s in sentence.steps]
+        intro = sentences.without_places(sentence.text).rstrip(":. ")
+        ruled = sentence.bullets and not all(_TASK_VERB.match(s) for s in steps)
+        items = "; ".join(steps) if ruled else "; ".join(f"{n}. {s}" for n, s in enumerate(steps, 1))
+        statement = (intro + ": " if intro else "") + items
+        task = _TASK_VERB.match(intro) or _ASK.match(intro) or intro.endswith("?") or _META.match(intro)
+        if sum(_content(s) >= 1 for s in steps) >= 2 and not _TASK_ONLY.search(statement) and not task and \
+                (intro or not all(_TASK_VERB.match(s) and _DEICTIC.search(s) for s in steps)):
+            yield _record(Judged("preference" if ruled else "workflow", statement, None), summary_chars)
+        return
+    got = judged if judged is not None else judge(sentence.text)
+    if got is not None:
+        yield _record(got, summary_chars)
+        return
+    for clause in _clauses(sentence.text):
+        part = judge(clause)
+        if part is not None:
+            yield _record(part, summary_chars)
+
+
+_POINTS_BACK = _rx(r"\b(?:it|them|that|this|those|these|otherwise|then|there|ones)[.!]*$|^(?:it|they|that|"
+                   r"this|"
+                   r"those|these)\b|\b(?:that'?s why|which is why|that is why)\b")
+_OWN_RULE = _rx(r"^(?:always|never|don'?t|do not|please|make sure|use|avoid|keep|stop)\b")
+
+
+_CONTINUES = _rx(r"^(?:it|they)(?:'s| is| are|'re| has| have| uses?| runs?| lives?| needs?| only| also)\b")
+
+
+def _explains(sentence: str, judged: Judged | None) -> bool:
+    """A sentence after a kept one that gives its reason rather than a rule of its own."""
+    text = sentence.strip()
+    if re.match(r"(?i)^(?:everything|nothing|nobody|no one|everyone|all|every|any|only)\b", text):
+        return False  # a rule of its own
+    if _WHY_SENTENCE.match(text) or _POINTS_BACK.search(text.rstrip(".! ")):
+        return True
+    if judged is None or judged.kind not in ("fact", "pitfall"):
+        return False
+    return not (_STANDING.search(text) or _MODAL.search(_main_clause(text)) or _OWN_RULE.match(text))
+
+
+def _continues(sentence: str) -> bool:
+    """"It has its own tenant, with ...": more of what the sentence before said."""
+    text = sentence.strip()
+    return bool(_CONTINUES.match(text)) and _content(text) >= 3 and not text.endswith("?") and \
+        not sentences.broken(text) and not _HEDGE.search(text) and not _STATUS.search(text)
+
+
+def _why_from(sentence: str) -> str:
+    text = sentence.strip().rstrip(".! ")
+    because = _WHY_SENTENCE.match(text)
+    if because:
+        return f"{_reason_word(text)} {because.group('why').strip().rstrip('.!')}."
+    if re.search(r"(?i)\s*,?\s*otherwise$", text):
+        return "Otherwise " + _lower_first(re.sub(r"(?i)\s*,?\s*otherwise$", "", text)) + "."
+    return "Because " + _lower_first(text) + "."
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:] if text[1:2].islower() or text[1:2] == " " else text
 
 
 def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160,
             known: str = "") -> Reply:
-    """A Reply from what the user said. `known` is text already in AGENTS.md or docs."""
-    known_lower = " ".join(known.lower().split())
-    seen: set[str] = set()
+    """A Reply from what the user said. `known` is text already in AGENTS.md or docs:
+    what it says is not written again, nor is a statement said twice in other words. A
+    sentence that explains the one kept before it in the same turn is its Why."""
+    seen = [similar.words(s.text) for s in sentences.split(known)] if known else []
     out: list[NewRecord] = []
     for text in user_texts:
-        for sentence in sentences(text):
-            rec = candidate(sentence, session_id, summary_chars)
-            if rec is None:
+        last: int | None = None  # the record kept last from this turn
+        for sentence in sentences.split(text):
+            judged = judge(sentence.text) if not sentence.steps else None
+            if last is not None and judged is None and _continues(sentence.text):
+                more = _sentence(sentences.without_places(sentence.text.strip()))
+                conclusion = out[last].conclusion + " " + more[:1].upper() + more[1:]
+                out[last] = out[last].model_copy(update={"conclusion": conclusion})
                 continue
-            norm = " ".join(rec.conclusion.lower().rstrip(".").split())
-            if norm in seen or (known_lower and norm in known_lower):
+            if last is not None and not sentence.steps and _explains(sentence.text, judged):
+                if out[last].why == _WHY_DEFAULT[out[last].type]:
+                    out[last] = out[last].model_copy(update={"why": _why_from(sentence.text)})
                 continue
-            seen.add(norm)
-            out.append(rec)
+            for rec in candidates(sentence, summary_chars, judged):
+                mine = similar.words(rec.conclusion)
+                if any(similar.same(mine, other) for other in seen):
+                    continue
+                seen.append(mine)
+                out.append(rec)
+                last = len(out) - 1
     return Reply(records=out)
+
+
+def _reason_word(text: str) -> str:
+    word = text.strip().split()[0].lower().strip(",:")
+    return {"cause": "Because", "cuz": "Because", "this": "Because", "it's": "Because", "its": "Because",
+            "reason": "Because", "the": "Because"}.get(word, word[:1].upper() + word[1:])

@@ -63,8 +63,11 @@ def extract_reply(cfg: Config, texts: list[str], session_id: str, known: str) ->
 
 
 def _rules(cfg: Config, known: str) -> Extract:
+    from chord_memory.extract.sentences import typed
+
     def extract(kind: str, session: Session, mem: plan.Memory) -> tuple[Reply, str]:
-        texts = user_texts([(t.role, t.text) for t in session.turns])
+        # what no rule keeps (pasted logs, code) is left out before the scrubber reads it
+        texts = user_texts([(t.role, typed(t.text)) for t in session.turns])
         return extract_reply(cfg, texts, session.id, known), f"{kind}:{session.id}"
 
     return extract

@@ -1,0 +1,182 @@
+"""From a user turn to the sentences the offline rules judge, and a statement fit to keep.
+
+What people type is not prose: bullet lists, numbered steps, pasted logs and code,
+lower-case run-ons joined by "btw" and "also". This module cuts a turn into
+sentences (code, logs and stack traces left out), groups a list of steps into one
+workflow, and takes out of a statement what must not be memory: URLs, machine
+paths, hostnames (docs/extraction.md, "The offline rules").
+"""
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterator
+from typing import NamedTuple
+
+_FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
+_END = re.compile(r"[.!?]+[\"')\]]*\s+(?=[\"'(\[]?[\w`@*_~/.])")
+_ABBREVIATION = re.compile(r"(?i)(?:^|[\s(])(?:e\.g|i\.e|etc|vs|approx|cf|fig|no|nr|mr|mrs|ms|dr|st|jr|sr|"
+                           r"incl|excl|esp|min|max|avg|ca|v?\d+(?:\.\d+)*|[a-z])\.$")
+# Where a run-on changes subject: "... there btw the CI box ...", "... ok also please ..."
+_ASIDE = re.compile(r"\s+(?=(?:btw|fyi|also|oh and|and also|ps|p\.s\.|side note|heads up|note)\b[,:]?\s)",
+                    re.I)
+_BULLET = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)]|[a-z][.)]|\(\d{1,2}\))\s+")
+_DOT = re.compile(r"^\s*[-*•+]\s+")
+_INLINE_STEP = re.compile(r"(?:^|\s)\(?([1-9])[.)]\s+")
+_STEP = re.compile(r"^\s*(?:\d{1,2}[.)]|\(\d{1,2}\)|step \d{1,2}:?)\s+", re.I)
+_LOG_LINE = re.compile(
+    r"^\s*(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|\[(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\]|"
+    r"(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL)\b[: ]|Traceback \(most recent|"
+    r"File \"[^\"]+\", line \d|at [\w$.<>]+\(|\s*at .+:\d+:\d+\)?$|[\w.]+(?:Error|Exception):|"
+    r"npm (?:ERR|WARN)|error(?:\[\w+\])?:|warning:|E\s{2,}|>>>|\$ |PS [A-Z]:\\|[\w./-]+:\d+:\d*:? |"
+    r"(?:FAILED|PASSED|FAIL|ERROR|XFAIL|SKIPPED)\b|Uncaught \w+|\w+Error:|panic:|thread '.+' panicked|"
+    r"(?:HINT|NOTE|DETAIL|CONTEXT|STATEMENT|LINE \d+|Starting|Running|Finished|Compiling|Building|"
+    r"Downloading|"
+    r"Installing|Collecting|Successfully|Expected|Received|Caused by):|'.+' is not recognized as|"
+    r"[A-Z]{3,5}\[\d+\]|/?[\w./-]+: (?:[\w./-]+: )?(?:command not found|No such file|Permission denied))")
+_CODE_CHARS = re.compile(r"[{}()\[\];=<>|&$\\]")
+_URL = re.compile(r"\b(?:https?|ftp|ssh|git|file)://[^\s<>\"'`)\]]+|\bwww\.[^\s<>\"'`)\]]+", re.I)
+_PATH = re.compile(r"(?<![\w/.:~-])(?:~|/(?:home|Users|root|tmp|var|etc|opt|usr|mnt|srv|private|Volumes|"
+                   r"workspace|work|nix|snap|data|dev)\b)(?:/[^\s`'\")\],;]*)?|\b[A-Za-z]:\\[^\s`'\")\]]+")
+_HOST = re.compile(r"(?<![\w.@/-])(?:[a-z0-9-]+\.){2,}(?:local|internal|lan|corp|intranet|com|net|io|org|"
+                   r"dev|cloud)\b(?::\d+)?|(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?(?![\w.])", re.I)
+_LEADING_PREP = r"(?:\s*(?:at|in|from|on|to|under|via|see|like|under|over|into)\s+)?"
+_SECRET = r"(?:[A-Za-z_][A-Za-z0-9_.-]*\s*[=:]\s*)?\[REDACTED:[\w-]+\]"  # a secret, with the name assigned it
+_BARE = re.compile(rf"(?:{_URL.pattern}|{_PATH.pattern}|{_HOST.pattern}|{_SECRET})", re.I)
+_GONE = re.compile(rf"{_LEADING_PREP}(?:\(\s*)?(?:{_URL.pattern}|{_PATH.pattern}|{_HOST.pattern}|{_SECRET})"
+                   r"(?:\s*\))?", re.I)
+
+
+class Sentence(NamedTuple):
+    text: str
+    steps: tuple[str, ...] = ()  # the items of a list under this sentence (or in it)
+    bullets: bool = False  # the items were bullets (a list of rules), not numbered steps
+
+
+def noise(line: str) -> bool:
+    """A line of a pasted log, stack trace, shell session or code: never a statement."""
+    if _LOG_LINE.match(line):
+        return True
+    stripped = line.strip()
+    if not stripped:
+        return False
+    code = len(_CODE_CHARS.findall(stripped))
+    words = len(re.findall(r"[A-Za-z]{2,}", stripped))
+    if line.startswith(("    ", "\t")) and code >= 2:
+        return True
+    return (code >= 4 and code * 3 > words) or stripped.endswith(("{", "};", ");")) or \
+        bool(re.match(r"^(?:def|class|import|from|return|const|let|var|function|public|private|#include|"
+                      r"SELECT|INSERT|UPDATE|CREATE)\b.*[(:{=]", stripped))
+
+
+def typed(text: str) -> str:
+    """``text`` without code blocks and the lines of pasted logs, traces and code: what the
+    rules could keep (so the scrubber is not run over megabytes of a pasted log first)."""
+    text = _FENCE.sub("\n", text.replace("\r\n", "\n"))
+    return "\n".join(line for line in text.split("\n") if len(line) <= MAX_LINE and not noise(line))
+
+
+MAX_LINE = 4000  # a longer line is pasted, not typed
+
+
+def split(text: str) -> Iterator[Sentence]:
+    """The sentences of a user turn, in order; a list under an intro is one Sentence."""
+    lines = typed(text).split("\n")
+    i = 0
+    while i < len(lines):
+        line = lines[i].strip()
+        for marker, bullets in ((_STEP, False), (_DOT, True)):
+            items, j = _items(lines, i + 1, marker)
+            if line and len(items) >= 2 and (line.endswith(":") or not _BULLET.match(lines[i])):
+                parts = list(_sentences(line))
+                yield from parts[:-1]
+                yield Sentence(parts[-1].text if parts else line, tuple(items), bullets)
+                i = j
+                break
+            items, j = _items(lines, i, marker)
+            if len(items) >= 2:
+                yield Sentence("", tuple(items), bullets)
+                i = j
+                break
+        else:
+            yield from _inline_steps(_BULLET.sub("", line))
+            i += 1
+
+
+def _items(lines: list[str], i: int, marker: re.Pattern[str]) -> tuple[list[str], int]:
+    items = []
+    while i < len(lines) and marker.match(lines[i]):
+        items.append(marker.sub("", lines[i]).strip())
+        i += 1
+    return items, i
+
+
+def _inline_steps(line: str) -> Iterator[Sentence]:
+    """"to cut a release: 1) bump the version 2) run make changelog 3) tag it" in one line."""
+    marks = list(_INLINE_STEP.finditer(line))
+    numbers = [int(m.group(1)) for m in marks]
+    if len(marks) < 2 or numbers[:2] != [1, 2]:
+        yield from _sentences(line)
+        return
+    yield from list(_sentences(line[:marks[0].start()]))[:-1]
+    intro = list(_sentences(line[:marks[0].start()]))
+    steps = [line[m.end():n.start()].strip() for m, n in itertools.pairwise(marks)]
+    tail = list(_sentences(line[marks[-1].end():]))
+    if tail:
+        steps.append(tail[0].text)
+    yield Sentence(intro[-1].text if intro else "", tuple(s.rstrip(" ,;") for s in steps if s))
+    yield from tail[1:]
+
+
+def _ends(line: str) -> list[str]:
+    """The line cut after each full stop, question or exclamation mark that ends a sentence
+    (a lower-case start counts: people type that way), not after an abbreviation."""
+    parts, start = [], 0
+    for m in _END.finditer(line):
+        head = line[start:m.start() + 1]
+        if m.group(0).startswith(".") and _ABBREVIATION.search(head):
+            continue
+        parts.append(line[start:m.end()].strip())
+        start = m.end()
+    parts.append(line[start:].strip())
+    return [p for p in parts if p]
+
+
+def _sentences(line: str) -> Iterator[Sentence]:
+    for part in _ends(line):
+        for clause in re.split(r";\s+", part):
+            for piece in _ASIDE.split(clause):
+                piece = piece.strip()
+                if piece:
+                    yield Sentence(piece)
+
+
+# A word left waiting for the object that was taken out: the statement was about that object.
+_WAITING = re.compile(r"(?i)(?:\b(?:is|are|was|were|be|equals|use|using|with|to|via|as|through|behind|into|"
+                      r"called|"
+                      r"named)|[=:])\s*$")
+_WAITING_NAME = re.compile(r"(?i)\b(?:password|token|key|secret|url|address|host|path)\s*(?:is\s*)?$")
+_NOTHING_AFTER = re.compile(r"(?i)^\s*(?:$|[,.;:!?()]|(?:and|or|as|but|for|when|if|so|then|put|use)\b)")
+_NOTHING_AFTER_NAME = re.compile(r"(?i)^\s*(?:$|[,.;:!?()]|(?:and|or|but|so|then)\b)")
+
+
+def broken(text: str) -> bool:
+    """Whether taking out a URL, path, host or secret left ``text`` without its point
+    ("the staging password is and ...", "we use as the mirror remote", "the feed url is <url>,
+    put it in the config": the thing taken out was what the sentence said)."""
+    for m in _GONE.finditer(text):
+        before, after = text[: m.start()], text[m.end():]
+        if (_WAITING.search(before) and _NOTHING_AFTER.match(after)) or \
+                (_WAITING_NAME.search(before) and _NOTHING_AFTER_NAME.match(after)):
+            return True
+    return False
+
+
+def without_places(text: str) -> str:
+    """``text`` without URLs, machine paths, hostnames and redacted secrets (and the
+    preposition that led to them), tidied: what remains is what is worth keeping."""
+    out = _GONE.sub("", text)
+    out = re.sub(r"\(\s*\)|\[\s*\]", "", out)
+    out = re.sub(r"\s+([,.;:!?])(?=\s|$)", r"\1", out)
+    out = re.sub(r"([,;:])(?:\s*[,;:])+", r"\1", out)
+    return re.sub(r"\s{2,}", " ", out).strip(" ,;:-")

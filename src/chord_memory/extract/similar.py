@@ -1,0 +1,65 @@
+"""Near-duplicate statements: the same rule said twice in other words is one record.
+
+Two statements are the same when their content words (lower-cased, lightly
+stemmed, function words and the framing people add dropped) mostly coincide:
+the smaller holds at least ``CONTAINED`` of its words in the other, and the
+two share at least ``SHARED`` of all their words (Jaccard). Negations count as
+words: "use the cache" and "never use the cache" are not the same.
+Deterministic, no model.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+CONTAINED = 0.8
+SHARED = 0.45
+_WORD = re.compile(r"[a-z0-9][a-z0-9+#._'-]*")
+_STOP = frozenset((  # noqa: SIM905 - a word list reads better as text
+    "a an the and or but of to in on at for with by from as is are was were be been being it its this "
+    "that these those there here we our us you your i me my they them their he she his her so then "
+    "than also just please pls really very quite always should must need needs have has had do does "
+    "did will would can could may might shall ok okay yeah yes hey btw fyi note remember keep mind "
+    "going forward from now on rule general make sure want like prefer rather any all every each some "
+    "one thing stuff things"
+).split())
+_NEGATIONS = frozenset((  # noqa: SIM905 - a word list reads better as text
+    "not no never don't dont doesn't doesnt isn't isnt aren't arent won't wont can't cant cannot "
+    "shouldn't shouldnt mustn't mustnt avoid without stop quit didn't didnt wasn't wasnt weren't "
+    "werent nothing none"
+).split())
+
+
+def _stem(word: str) -> str:
+    for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            word = word[: -len(suffix)] + keep
+            break
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
+
+
+def words(text: str) -> frozenset[str]:
+    """The content words of a statement, negation kept as one token."""
+    out: set[str] = set()
+    for w in _WORD.findall(text.lower().replace("’", "'")):
+        w = w.strip("._-'")
+        if w.endswith("'s"):
+            w = w[:-2]
+        if w in _NEGATIONS:
+            out.add("<not>")
+        elif w and w not in _STOP:
+            out.add(_stem(w))
+    return frozenset(out)
+
+
+def same(a: frozenset[str], b: frozenset[str]) -> bool:
+    if not a or not b:
+        return a == b
+    common = len(a & b)
+    return common >= CONTAINED * min(len(a), len(b)) and common >= SHARED * len(a | b) \
+        and ("<not>" in a) == ("<not>" in b)
+
+
+def duplicate(text: str, known: Iterable[frozenset[str]]) -> bool:
+    mine = words(text)
+    return any(same(mine, other) for other in known)

@@ -1,0 +1,129 @@
+"""The offline extractor: the shapes it keeps and the ones it leaves out (docs/extraction.md).
+
+Every example here is in docs/extraction.md's tables too (test_docs_show_every_example);
+the labelled sets in tests/extract/statements/ measure it at scale (bench/statements.py).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from chord_memory.extract import rules, similar
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "extraction.md"
+
+KEPT = [  # (what the user typed, the type, words the record must say)
+    ("the CLI flags should stay kebab-case", "preference", "CLI flags should stay kebab-case"),
+    ("On Android, background work goes through WorkManager only.", "preference", "WorkManager only"),
+    ("Anything touching the payment SDK has to be reviewed by the payments team.", "preference",
+     "reviewed by the payments team"),
+    ("going forward please squash commits when merging", "preference", "Squash commits when merging"),
+    ("keep in mind the search index is rebuilt nightly", "fact", "search index is rebuilt nightly"),
+    ("I'd rather have small PRs than one big one", "preference", "small PRs"),
+    ("The mobile builds are signed on the release runner.", "fact", "signed on the release runner"),
+    ("To release:\n1. bump the version\n2. run make changelog\n3. push the tag", "workflow",
+     "1. bump the version; 2. run make changelog; 3. push the tag"),
+    ("The e2e suite times out unless the emulator is warm.", "pitfall",
+     "times out unless the emulator is warm"),
+    ("no, the API base URL comes from the env, not the config file", "fact", "comes from the env"),
+    ("tabs not spaces, snake_case for files, 100 char lines", "preference", "snake_case for files"),
+    ("can you please always run the type checker before you say it's done?", "preference",
+     "always run the type checker"),
+    ("like I said: BigDecimal for money, HALF_EVEN.", "preference", "BigDecimal for money"),
+    ("fyi the CI box has no GPU so anything cuda-related gets skipped there", "fact",
+     "CI box has no GPU"),
+    ("The docs at https://docs.example.com/api say the API allows 10 requests per second per key.", "fact",
+     "The docs say the API allows 10 requests per second per key."),
+    ("my lead told me that we never run a new trajectory on the real arm before the simulator run",
+     "preference", "never run a new trajectory on the real arm"),
+]
+
+DROPPED = [  # (what the user typed, why it is not memory)
+    ("fix the failing test in test_api.py", "a one-off request"),
+    ("can you add a button that exports CSV?", "a question, and a request"),
+    ("thanks, looks good!", "thanks"),
+    ("that's wrong, try again", "a remark about the assistant's last answer"),
+    ("for this PR don't touch the tests", "a rule for the task at hand"),
+    ("push it to my branch for now", "temporary git state"),
+    ("my checkout is at /home/me/src/app", "a machine's path as the point"),
+    ("make it better", "too vague to use"),
+    ("never mind, use the other function", "a one-off change, however it is phrased"),
+    ("Traceback (most recent call last):", "a pasted trace"),
+    ("I restarted the server", "a status report"),
+    ("the settings page crashes when I click save", "today's bug, not a known trap"),
+    ("maybe we should rewrite this in rust someday", "speculation"),
+    ("the staging db password is hunter2-Xk29", "it was about the secret: nothing is left without it"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "says"), KEPT)
+def test_kept(text: str, kind: str, says: str) -> None:
+    records = rules.extract([text], "s").records
+    assert len(records) == 1, records
+    assert records[0].type == kind
+    assert says.lower() in records[0].conclusion.lower()
+    assert records[0].source == "user" and records[0].status == "stated"
+
+
+@pytest.mark.parametrize(("text", "why"), DROPPED)
+def test_dropped(text: str, why: str) -> None:
+    assert rules.extract([text], "s").records == [], why
+
+
+def test_a_request_that_carries_a_rule_keeps_only_the_rule() -> None:
+    records = rules.extract(["wire up the new /health endpoint. and for the future, health checks must not "
+                             "touch the db, the load balancer hits them every 2s"], "s").records
+    assert [r.conclusion for r in records] == [
+        "Health checks must not touch the db, the load balancer hits them every 2s."]
+
+
+def test_the_why_is_the_users_own_reason() -> None:
+    because = rules.extract(["We use uv for installs because pip drifts from the lock file."], "s").records
+    assert because[0].why == "Because pip drifts from the lock file."
+    after = rules.extract(["please always squash when merging into main. the history gets unreadable "
+                           "otherwise"], "s").records
+    assert after[0].why == "Otherwise the history gets unreadable."
+    none = rules.extract(["The mobile builds are signed on the release runner."], "s").records
+    assert none[0].why == "The user stated it as a fact about this project."
+
+
+def test_a_summary_is_a_complete_sentence_never_cut() -> None:
+    text = ("Migrations for the reporting warehouse must run in their own deploy window on Tuesdays after "
+            "the nightly batch has finished, because the batch locks the fact tables for most of the night "
+            "and a migration that waits on those locks times out halfway")
+    record = rules.extract([text], "s", summary_chars=160).records[0]
+    assert len(record.summary) <= 160 and "…" not in record.summary
+    assert record.summary.endswith(".") and record.summary[0].isupper()
+    assert record.conclusion.startswith(record.summary[:-1])
+
+
+def test_near_duplicates_are_one_record_within_a_session() -> None:
+    records = rules.extract(["the CLI flags should stay kebab-case", "ok. like I said, CLI flags should stay "
+                             "kebab-case!"], "s").records
+    assert len(records) == 1
+
+
+def test_near_duplicates_are_told_apart_by_a_negation() -> None:
+    a, b = similar.words("use the shared cache in CI"), similar.words("never use the shared cache in CI")
+    assert not similar.same(a, b)
+    assert similar.same(similar.words("The CLI flags should stay kebab-case."),
+                        similar.words("CLI flags should stay kebab-case"))
+
+
+def test_what_agents_md_says_is_not_written_again() -> None:
+    known = "# Rules\n\n- The CLI flags should stay kebab-case.\n"
+    assert rules.extract(["the cli flags should stay kebab-case"], "s", known=known).records == []
+
+
+def test_deterministic() -> None:
+    texts = [t for t, _, _ in KEPT] + [t for t, _ in DROPPED]
+    assert rules.extract(texts, "s") == rules.extract(texts, "s")
+
+
+def test_docs_show_every_example() -> None:
+    doc = DOC.read_text(encoding="utf-8")
+    for text in [t for t, _, _ in KEPT] + [t for t, _ in DROPPED]:
+        first = re.split(r"\n", text)[0]
+        assert first in doc, first
