@@ -34,6 +34,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/check.py
 	$(BIN)/python bench/secrets.py
 	$(BIN)/python bench/extract.py
+	$(BIN)/python bench/statements.py
 	$(BIN)/python bench/hooks.py
 	$(BIN)/python bench/recall.py
 
