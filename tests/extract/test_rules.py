@@ -127,3 +127,20 @@ def test_docs_show_every_example() -> None:
     for text in [t for t, _, _ in KEPT] + [t for t, _ in DROPPED]:
         first = re.split(r"\n", text)[0]
         assert first in doc, first
+
+
+def test_a_pasted_diff_is_not_read_as_sentences() -> None:
+    diff = ("here is what I changed\n"
+            "diff --git a/app/config.py b/app/config.py\n"
+            "index 3f2a1b9..8c7d0e4 100644\n"
+            "--- a/app/config.py\n"
+            "+++ b/app/config.py\n"
+            "@@ -1,4 +1,5 @@\n"
+            " import os\n"
+            "+# The API base URL must come from the environment.\n"
+            "+BASE_URL = os.environ['BASE_URL']\n"
+            "-BASE_URL = 'http://localhost'\n"
+            "\n"
+            "we always deploy from the release branch")
+    assert [r.conclusion for r in rules.extract([diff], "s").records] == [
+        "We always deploy from the release branch."]

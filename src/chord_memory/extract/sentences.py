@@ -21,7 +21,7 @@ _ABBREVIATION = re.compile(r"(?i)(?:^|[\s(])(?:e\.g|i\.e|etc|vs|approx|cf|fig|no
 _ASIDE = re.compile(r"\s+(?=(?:btw|fyi|also|oh and|and also|ps|p\.s\.|side note|heads up|note)\b[,:]?\s)",
                     re.I)
 _BULLET = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)]|[a-z][.)]|\(\d{1,2}\))\s+")
-_DOT = re.compile(r"^\s*[-*•+]\s+")
+_DOT = re.compile(r"^\s*[-*•]\s+")
 _INLINE_STEP = re.compile(r"(?:^|\s)\(?([1-9])[.)]\s+")
 _STEP = re.compile(r"^\s*(?:\d{1,2}[.)]|\(\d{1,2}\)|step \d{1,2}:?)\s+", re.I)
 _LOG_LINE = re.compile(
@@ -69,11 +69,25 @@ def noise(line: str) -> bool:
                       r"SELECT|INSERT|UPDATE|CREATE)\b.*[(:{=]", stripped))
 
 
+_DIFF_START = re.compile(r"^(?:diff --git |--- (?:a/|\S+/)|\+\+\+ (?:b/|\S+/)|@@ -\d+(?:,\d+)? \+\d+"
+                         r"|index [0-9a-f]{7,}\.\.)")
+_DIFF_LINE = re.compile(r"^(?:[ +\-@\\]|$|diff |index |new file|deleted file|similarity|rename )")
+
+
 def typed(text: str) -> str:
-    """``text`` without code blocks and the lines of pasted logs, traces and code: what the
-    rules could keep (so the scrubber is not run over megabytes of a pasted log first)."""
+    """``text`` without code blocks, pasted diffs and the lines of pasted logs, traces and code:
+    what the rules could keep (so the scrubber is not run over megabytes of a log first)."""
     text = _FENCE.sub("\n", text.replace("\r\n", "\n"))
-    return "\n".join(line for line in text.split("\n") if len(line) <= MAX_LINE and not noise(line))
+    kept: list[str] = []
+    in_diff = False
+    for line in text.split("\n"):
+        if _DIFF_START.match(line):
+            in_diff = True
+        elif in_diff and not _DIFF_LINE.match(line):
+            in_diff = False
+        if not in_diff and len(line) <= MAX_LINE and not noise(line):
+            kept.append(line)
+    return "\n".join(kept)
 
 
 MAX_LINE = 4000  # a longer line is pasted, not typed
