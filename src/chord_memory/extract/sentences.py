@@ -33,7 +33,11 @@ _LOG_LINE = re.compile(
     r"(?:HINT|NOTE|DETAIL|CONTEXT|STATEMENT|LINE \d+|Starting|Running|Finished|Compiling|Building|"
     r"Downloading|"
     r"Installing|Collecting|Successfully|Expected|Received|Caused by):|'.+' is not recognized as|"
-    r"[A-Z]{3,5}\[\d+\]|/?[\w./-]+: (?:[\w./-]+: )?(?:command not found|No such file|Permission denied))")
+    r"[A-Z]{3,5}\[\d+\]|/?[\w./-]+: (?:[\w./-]+: )?(?:command not found|No such file|Permission denied)|"
+    # a compiler's or linter's line: "x.cpp(212): error", "x.proto:42:3:Field", "Name[casing]: ...",
+    # "Error: INSTALLATION FAILED: ...", and a linker's `quoted' names
+    r"[\w./-]+\.\w+(?:\(\d+(?:,\d+)?\)|:\d+(?::\d+)?):|[A-Za-z]\w*\[[\w-]+\]: |(?i:error|fatal|warning)"
+    r"(?:\[\w+\])?: [A-Z]|.*`[\w.-]+')")
 _CODE_CHARS = re.compile(r"[{}()\[\];=<>|&$\\]")
 _URL = re.compile(r"\b(?:https?|ftp|ssh|git|file)://[^\s<>\"'`)\]]+|\bwww\.[^\s<>\"'`)\]]+", re.I)
 _PATH = re.compile(r"(?<![\w/.:~-])(?:~|/(?:home|Users|root|tmp|var|etc|opt|usr|mnt|srv|private|Volumes|"
@@ -66,7 +70,8 @@ def noise(line: str) -> bool:
         return True
     return (code >= 4 and code * 3 > words) or stripped.endswith(("{", "};", ");")) or \
         bool(re.match(r"^(?:def|class|import|from|return|const|let|var|function|public|private|#include|"
-                      r"SELECT|INSERT|UPDATE|CREATE)\b.*[(:{=]", stripped))
+                      r"SELECT|INSERT|UPDATE|CREATE)\b.*[(:{=]", stripped)) or \
+        bool(re.search(r"\bSELECT\b.+\bFROM\b|\bINSERT INTO\b|\bUPDATE\b.+\bSET\b", stripped))
 
 
 _DIFF_START = re.compile(r"^(?:diff --git |--- (?:a/|\S+/)|\+\+\+ (?:b/|\S+/)|@@ -\d+(?:,\d+)? \+\d+"
@@ -76,18 +81,27 @@ _DIFF_LINE = re.compile(r"^(?:[ +\-@\\]|$|diff |index |new file|deleted file|sim
 
 def typed(text: str) -> str:
     """``text`` without code blocks, pasted diffs and the lines of pasted logs, traces and code:
-    what the rules could keep (so the scrubber is not run over megabytes of a log first)."""
+    what the rules could keep (so the scrubber is not run over megabytes of a log first). A
+    line between two such lines is pasted too (the message of an error, a log's wrapped
+    line): people type around a paste, not inside it."""
     text = _FENCE.sub("\n", text.replace("\r\n", "\n"))
-    kept: list[str] = []
+    lines = text.split("\n")
+    pasted = []
     in_diff = False
-    for line in text.split("\n"):
+    for line in lines:
         if _DIFF_START.match(line):
             in_diff = True
         elif in_diff and not _DIFF_LINE.match(line):
             in_diff = False
-        if not in_diff and len(line) <= MAX_LINE and not noise(line):
-            kept.append(line)
-    return "\n".join(kept)
+        pasted.append(in_diff or len(line) > MAX_LINE or noise(line) or bool(_DRAWN.match(line)))
+    for i in range(1, len(lines) - 1):
+        if not pasted[i] and lines[i].strip() and pasted[i - 1] and pasted[i + 1] and \
+                lines[i - 1].strip() and lines[i + 1].strip():
+            pasted[i] = True
+    return "\n".join(line for line, out in zip(lines, pasted, strict=True) if not out)
+
+
+_DRAWN = re.compile(r"^\s*[\u2500-\u259f\u25a0-\u25ff]")  # a table or a tree a tool drew
 
 
 MAX_LINE = 4000  # a longer line is pasted, not typed

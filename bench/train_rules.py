@@ -1,0 +1,152 @@
+"""Train the offline extractor's second opinion (src/chord_memory/extract/weigh.py).
+
+    make weights                                    # = bench/train_rules.py: write the weights file
+    .venv/bin/python bench/train_rules.py --cv      # each training set left out in turn: what it costs
+    .venv/bin/python bench/train_rules.py --check   # exit 1 when the weights are not those of the sets
+
+The model learns from the labelled sets in tests/extract/statements/ except the held-out
+ones (`heldout_*.jsonl`), which only measure it (bench/statements.py). Each sentence the
+extractor would weigh (every sentence of a user turn, and the clauses of a sentence) is
+an example; it is positive when it states a kept statement of its turn or part of one
+(bench/statements.py's matching). Training is plain logistic regression by stochastic
+gradient descent with a fixed seed and exact sums, so the same sets give the same
+weights on every machine; the weights file records a digest of the examples, and
+tests/extract/test_weigh.py fails when the rules' patterns or the sets change and the
+weights were not trained again.
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import sys
+from typing import Any
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "src"))
+sys.path.insert(0, HERE)
+
+import statements as bench  # noqa: E402
+
+from chord_memory.extract import rules, sentences, weigh  # noqa: E402
+from chord_memory.secrets import scrub  # noqa: E402
+
+OUT = os.path.join(HERE, "..", "src", "chord_memory", "data", weigh.WEIGHTS)
+EPOCHS, RATE, L2, SEED = 30, 0.2, 1e-3, 1
+MIN_COUNT = 2  # a feature seen once is a name, not a pattern
+
+
+def training_sets() -> list[str]:
+    return sorted(f[:-6] for f in os.listdir(bench.SETS)
+                  if f.endswith(".jsonl") and not f.startswith("heldout"))
+
+
+def examples(names: list[str]) -> list[tuple[str, int, str, tuple[str, ...]]]:
+    """(sentence, label, set) for every sentence and clause the extractor weighs."""
+    out = []
+    for name in names:
+        for turn in bench.load(name):
+            keeps = turn.get("keep") or []
+            split = list(sentences.split(scrub(turn["text"])[0]))
+            for sentence, around in zip(split, rules.context(split), strict=True):
+                if sentence.steps:
+                    continue
+                for unit in (sentence.text, *rules._clauses(sentence.text)):
+                    label = any(bench.matches(unit, k["statement"]) or bench.part_of(unit, k) for k in keeps)
+                    out.append((unit, int(label), name, around))
+    return out
+
+
+def featurize(rows: list[tuple[str, int, str, tuple[str, ...]]]) -> list[tuple[list[str], int]]:
+    return [(sorted(weigh.features(t, [*rules.signals(t, rules.judge(t)), *c])), y) for t, y, _, c in rows]
+
+
+def digest(data: list[tuple[list[str], int]]) -> str:
+    h = hashlib.sha256()
+    for feats, y in data:
+        h.update(("\x1f".join(feats) + f"\x1e{y}\n").encode())
+    return h.hexdigest()
+
+
+def train(data: list[tuple[list[str], int]]) -> dict[str, float]:
+    counts: dict[str, int] = {}
+    for feats, _ in data:
+        for f in feats:
+            counts[f] = counts.get(f, 0) + 1
+    data = [([f for f in feats if counts[f] >= MIN_COUNT], y) for feats, y in data]
+    w: dict[str, float] = {}
+    order = list(range(len(data)))
+    rnd = random.Random(SEED)
+    for epoch in range(EPOCHS):
+        rnd.shuffle(order)
+        rate = RATE / (1 + epoch / 10)
+        for i in order:
+            feats, y = data[i]
+            p = weigh.probability(w, feats)
+            g = p - y
+            for f in feats:
+                old = w.get(f, 0.0)
+                w[f] = old - rate * (g + L2 * old)
+    return {k: round(v, 4) for k, v in sorted(w.items()) if abs(v) >= 0.0005}
+
+
+def cross_validate(names: list[str]) -> None:
+    rows = examples(names)
+    data = featurize(rows)
+    print("| left out | sentences | rules: captured | rules: junk | weighed: captured | weighed: junk |")
+    print("|---|---|---|---|---|---|")
+    for held in names:
+        w = train([d for d, r in zip(data, rows, strict=True) if r[2] != held])
+        turns = bench.load(held)
+        plain = _score(turns, None)
+        weighed = _score(turns, w)
+        n = sum(r[2] == held for r in rows)
+        print(f"| {held} | {n} | {plain[0]:.1%} | {plain[1]:.1%} | {weighed[0]:.1%} | {weighed[1]:.1%} |")
+
+
+def _score(turns: list[dict[str, Any]], w: dict[str, float] | None) -> tuple[float, float]:
+    decide, weights = rules.decide, weigh.weights
+    try:
+        if w is None:
+            rules.decide = lambda raw, context=(): rules.judge(raw)  # type: ignore[assignment]
+        else:
+            rules.weigh.weights = lambda: w  # type: ignore[assignment]
+        r = bench.score(turns)
+    finally:
+        rules.decide, rules.weigh.weights = decide, weights  # type: ignore[assignment]
+    return r["captured"] / max(r["kept"], 1), r["junk"] / max(r["records"], 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cv", action="store_true", help="leave each training set out in turn")
+    parser.add_argument("--check", action="store_true", help="exit 1 when the weights are stale")
+    args = parser.parse_args(argv)
+    names = training_sets()
+    if args.cv:
+        cross_validate(names)
+        return 0
+    rows = examples(names)
+    data = featurize(rows)
+    stamp = digest(data)
+    if args.check:
+        with open(OUT, encoding="utf-8") as f:
+            current = json.load(f).get("examples")
+        if current != stamp:
+            print(f"{OUT}: trained on other examples than the sets and rules give now; run: make weights")
+            return 1
+        return 0
+    weights = train(data)
+    meta = {"sets": names, "examples": stamp, "sentences": len(data), "positive": sum(y for _, y in data),
+            "epochs": EPOCHS, "rate": RATE, "l2": L2, "seed": SEED, "min_count": MIN_COUNT}
+    with open(OUT, "w", encoding="utf-8") as f:
+        json.dump({**meta, "weights": weights}, f, indent=0, sort_keys=True, ensure_ascii=False)
+        f.write("\n")
+    print(f"{OUT}: {len(weights)} weights from {len(data)} sentences of {', '.join(names)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,87 @@
+"""A second opinion on each sentence: a small linear model trained on labelled user turns.
+
+The rules (extract/rules.py) read shapes; people phrase the same thing in more ways
+than any table of shapes holds. This model weighs the words of a sentence, and
+the signals the rules' own patterns give, against what careful readers kept in the
+labelled sets in tests/extract/statements/ (bench/train_rules.py writes the
+weights; docs/extraction.md says how it is trained and how well it does on the
+sets it never saw). It is plain logistic regression: the same sentence gets the
+same score on every machine, nothing is fetched, and the weights are a JSON file
+in the package.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping
+from functools import cache
+from importlib.resources import files
+
+WEIGHTS = "extract-weights-v1.json"
+
+_TOKEN = re.compile(r"`[^`]*`|[\w'’./-]*\w|[^\w\s]")
+_NUMBER = re.compile(r"^\d[\d.,:]*$")
+_NAME = re.compile(r"^[\w-]+[./][\w./-]+$|^\w+_\w+$|^[a-z]+[A-Z]\w*$")
+
+
+def tokens(text: str) -> list[str]:
+    """The words of ``text``, lower-cased, with numbers, code spans and names
+    (paths, dotted or snake_case identifiers) as one token each."""
+    out = []
+    for token in _TOKEN.findall(text):
+        if token.startswith("`"):
+            out.append("<code>")
+        elif _NUMBER.match(token):
+            out.append("<num>")
+        elif _NAME.match(token):
+            out.append("<name>")
+        else:
+            out.append(token.lower().replace("’", "'"))
+    return out
+
+
+def features(text: str, signals: Iterable[str]) -> set[str]:
+    """What the model weighs: words, word pairs, how the sentence opens and ends,
+    its length, and the signals of the rules' patterns."""
+    words = tokens(text)
+    out = {"bias"}
+    out.update("w:" + w for w in words)
+    out.update(f"b:{a}_{b}" for a, b in itertools.pairwise(words))
+    if words:
+        out.add("first:" + words[0])
+        out.add("last:" + words[-1])
+    if len(words) > 1:
+        out.add(f"open:{words[0]}_{words[1]}")
+    out.add(f"len:{min(len(words) // 4, 8)}")
+    out.update("s:" + s for s in signals)
+    return out
+
+
+def probability(weights: Mapping[str, float], feats: Iterable[str]) -> float:
+    """The model's probability that the sentence holds something to keep. The sum is
+    exact (math.fsum), so the order of the features never changes the score."""
+    z = math.fsum(weights.get(f, 0.0) for f in feats)
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+@cache
+def _data() -> dict[str, object]:
+    data: dict[str, object] = json.loads((files("chord_memory") / "data" / WEIGHTS).read_text("utf-8"))
+    return data
+
+
+@cache
+def weights() -> dict[str, float]:
+    """The model's weights, by feature."""
+    table = _data()["weights"]
+    assert isinstance(table, dict)
+    return {str(k): float(v) for k, v in table.items()}
+
+
+def trained_on() -> list[str]:
+    """The labelled sets the weights were learnt from (tests/extract/statements/)."""
+    sets = _data()["sets"]
+    assert isinstance(sets, list)
+    return [str(s) for s in sets]
