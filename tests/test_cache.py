@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
 from chord_memory.cli import main
-from tests.test_check_codes import add_record, entry, set_region
+from tests.test_check_codes import add_record, entry, index_with, set_region
 
 
 def findings(capsys: pytest.CaptureFixture[str]) -> list[str]:
@@ -40,3 +41,37 @@ def test_unwritable_state_is_fine(example_repo: Path, capsys: pytest.CaptureFixt
     state.write_text("not a folder")  # every cache write fails
     assert findings(capsys) == []
     assert main(["summary"]) == 0
+
+
+def test_an_edit_in_a_subpackage_is_never_answered_from_the_old_cache(
+    example_repo: Path, tmp_path: Path,
+) -> None:
+    """A copy of the package, a check that caches its scan, a new rule in secrets/providers.py:
+    the next check finds what the new rule finds, as scan does (issue 14)."""
+    import shutil
+    import subprocess
+    import sys
+
+    import chord_memory
+
+    code = tmp_path / "code"
+    shutil.copytree(Path(chord_memory.__file__).parent, code / "chord_memory",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    token = "zqx_" + "Kp3vR8sT2wY6bN9cF4hJ7mQ1xL5dG0aE" + "u2Zi"
+    index_with(example_repo, "20261129-token-aaaaaa", conclusion=f"The label on the crate reads {token}.")
+
+    def check() -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "chord_memory", "check", "--format", "json"],
+                              cwd=example_repo, capture_output=True, text=True,
+                              env={**os.environ, "PYTHONPATH": str(code)})
+
+    first = check()
+    assert "CM601" not in first.stdout, first.stdout + first.stderr
+    assert any((example_repo / ".git/chord-memory/cache").iterdir())
+    providers = code / "chord_memory" / "secrets" / "providers.py"
+    text = providers.read_text()
+    providers.write_text(text.replace("RULES: tuple[Rule, ...] = (\n",
+                                      "RULES: tuple[Rule, ...] = (\n"
+                                      '    tok("zqx-token", "zqx_", r"zqx_[A-Za-z0-9]{36}"),\n', 1))
+    again = check()
+    assert "CM601" in again.stdout and "zqx-token" in again.stdout, again.stdout + again.stderr

@@ -4,8 +4,8 @@ Hooks start a new process on every commit; validating the configuration with
 pydantic and parsing records with PyYAML each cost more than the whole hook
 budget. Both results are pure functions of file contents, so they are cached
 keyed by those contents (never by mtime) and by the code that computed them
-(the version, and the size and mtime of the package's modules, so an upgrade or
-an edited checkout never reads a stale result). A cache that cannot be read or
+(the version, and the size and mtime of every module of the package and its
+subpackages, so an upgrade or an edited checkout never reads a stale result). A cache that cannot be read or
 written is ignored: it only ever saves time.
 """
 from __future__ import annotations
@@ -27,13 +27,17 @@ _CODE: list[str] = []  # _code() once per process: a command reads several cache
 
 
 def _code() -> str:
+    """The version, and the size and mtime of every module and data file of the package,
+    subpackages included: an edit anywhere in the code that computed a result retires it."""
     if not _CODE:
-        here = os.path.dirname(__file__)
+        here = os.path.dirname(os.path.abspath(__file__))
         parts = [__version__]
-        for name in sorted(os.listdir(here)):
-            if name.endswith(".py"):
-                st = os.stat(os.path.join(here, name))
-                parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
+        for folder, dirs, names in os.walk(here):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(names):
+                if name.endswith((".py", ".json", ".txt")):
+                    st = os.stat(os.path.join(folder, name))
+                    parts.append(f"{os.path.relpath(folder, here)}/{name}:{st.st_size}:{st.st_mtime_ns}")
         _CODE.append("|".join(parts))
     return _CODE[0]
 
