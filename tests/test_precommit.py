@@ -82,3 +82,35 @@ def test_commit_all_checks_the_temporary_index(hooked: Path) -> None:
     set_region(hooked, [entry("20261129-not-there-000000")])
     refused = git(hooked, "commit", "-a", "-m", "all", check=False)
     assert refused.returncode != 0 and "CM201" in refused.stdout + refused.stderr
+
+
+def test_the_readme_config_reports_a_secret_once(repo: Path, hook_repo: tuple[str, str],
+                                                 pre_commit_home: str,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The config the README gives, as a user pastes it: a secret in a record stops the commit,
+    reported by the secrets hook alone (one hook, one concern), while `check` still reports it."""
+    import re
+
+    url, rev = hook_repo
+    monkeypatch.setenv("PRE_COMMIT_HOME", pre_commit_home)
+    readme = (ROOT / "README.md").read_text()
+    config = re.search(r"```yaml\n(default_install_hook_types:.*?)```", readme, re.S)
+    assert config is not None
+    text = re.sub(r"(?m)^- repo: \S+", f"- repo: {url}", config.group(1))
+    (repo / ".pre-commit-config.yaml").write_text(re.sub(r"(?m)^  rev: \S+", f"  rev: {rev}", text))
+    subprocess.run([*PRE_COMMIT, "install"], cwd=repo, check=True, capture_output=True)
+    add_examples(repo)
+    git(repo, "add", "-A")
+    assert commit(repo, "memory").returncode == 0
+    rid = "20261129-token-aaaaaa"
+    token = "ghp_" + "R8sT2wY6bN9cF4hJ7mQ1xL5dG0aEk3vPz2uQ"
+    add_record(repo, rid, conclusion=f"CI pushes with {token} on release.")
+    set_region(repo, [entry(rid)])
+    git(repo, "add", "-A")
+    refused = commit(repo, "a secret")
+    out = refused.stdout + refused.stderr
+    assert refused.returncode != 0 and token not in out
+    assert out.count("CM601 github-token secret (ghp_…)") == 1 and out.count(f"{REC}/{rid}.md:") == 1, out
+    checked = subprocess.run([sys.executable, "-m", "chord_memory", "check", "--staged"], cwd=repo,
+                             capture_output=True, text=True)
+    assert checked.returncode == 1 and "CM601 github-token secret (ghp_…)" in checked.stdout

@@ -55,6 +55,9 @@ def _check(p: argparse.ArgumentParser) -> None:
     mode.add_argument("--staged", dest="mode", action="store_const", const="staged",
                       help="check what is staged for the next commit (the hooks use this)")
     p.add_argument("--format", choices=("text", "json", "sarif"), default="text")
+    p.add_argument("--no-secrets", action="store_true",
+                   help="leave secrets (CM601) to `chord-memory scan`: the chord-memory-check hook "
+                        "uses this, the chord-memory-secrets hook reports them")
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="report findings for these files only (the whole memory is still read)")
 

@@ -182,3 +182,15 @@ def test_outside_a_repository_paths_are_shown_as_given(
     monkeypatch.chdir(tmp_path.parent)
     code, out, _ = run(capsys, str(note))
     assert code == 1 and out.startswith(f"{note}:1:1: CM601")
+
+
+def test_check_and_scan_report_a_secret_in_the_same_words(repo: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    write(repo, "MEMORY.md", f"# Memory\n\nCI pushes with {TOKEN}\n")
+    scanned = run(capsys)[1]
+    assert main(["check"]) == 1
+    checked = capsys.readouterr().out
+    assert scanned == "MEMORY.md:3:16: CM601 github-token secret (ghp_…)\n"
+    assert scanned in checked and TOKEN not in checked
+    assert main(["check", "--no-secrets"]) == 0  # the chord-memory-check hook leaves it to scan
+    assert "CM601" not in capsys.readouterr().out

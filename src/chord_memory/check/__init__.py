@@ -175,12 +175,15 @@ def _warm(snap: Snapshot, files: list[MemFile], results: loaded.Results,
             spans.fill(f.sha, rows)
 
 
-def run(snap: Snapshot, settings: Settings, first: dict[str, str] | None) -> list[Finding]:
+def run(snap: Snapshot, settings: Settings, first: dict[str, str] | None,
+        with_secrets: bool = True) -> list[Finding]:
+    """Every finding of the snapshot; without the secrets layer (CM601) when the
+    `chord-memory-secrets` hook reports secrets at commit time (`check --no-secrets`)."""
     from chord_memory.check import stale
 
     files = [f for f in (snap.memory_md, *snap.records.values(), *snap.others) if f is not None]
     results = loaded.Results(snap.root, settings.limits)
-    spans = secrets.Spans(snap.root)
+    spans = secrets.Spans(snap.root, enabled=with_secrets)
     _warm(snap, files, results, spans)
     ld = load(snap, settings, results)
     found = ld.findings + _cross(snap, ld, settings)

@@ -28,18 +28,21 @@ def scan_rows(data: bytes) -> list[Row]:
 class Spans:
     """Each file's secret spans for one run, read from and written back to the cache."""
 
-    def __init__(self, root: str) -> None:
+    def __init__(self, root: str, enabled: bool = True) -> None:
         self.root = root
-        self.old: dict[str, list[Row]] = cache.load(root, "secrets") or {}
+        self.enabled = enabled
+        self.old: dict[str, list[Row]] = (cache.load(root, "secrets") or {}) if enabled else {}
         self.fresh: dict[str, list[Row]] = {}
 
     def misses(self, sha: str) -> bool:
-        return sha not in self.old and sha not in self.fresh
+        return self.enabled and sha not in self.old and sha not in self.fresh
 
     def fill(self, sha: str, rows: list[Row]) -> None:
         self.fresh[sha] = rows
 
     def findings(self, files: list[MemFile]) -> list[Finding]:
+        if not self.enabled:
+            return []
         used: dict[str, list[Row]] = {}
         out: list[Finding] = []
         allowed = _baseline(self.root)
@@ -52,9 +55,12 @@ class Spans:
             if rows is None:
                 rows = scan_rows(f.data)
             used[f.sha] = rows
+            if not rows:
+                continue
+            from chord_memory.secrets import finding  # the one CM601 builder (scan's too)
+
             out.extend(
-                Finding(f.path, line, "CM601", f"{kind} secret ({masked}); remove it, or mark a "
-                        "false positive with `pragma: allowlist secret`", col, end_line, end_col, kind)
+                finding(f.path, line, col, end_line, end_col, kind, masked)
                 for line, col, end_line, end_col, kind, masked, digest in rows
                 if (f.path, digest) not in allowed
             )

@@ -1,4 +1,4 @@
-"""chord-memory check [--all | --staged] [--format text|json|sarif] [PATH...]"""
+"""chord-memory check [--all | --staged] [--format text|json|sarif] [--no-secrets] [PATH...]"""
 from __future__ import annotations
 
 import argparse
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         snap = snapshot.from_worktree(root)
     first = gitio.first_added_blobs(root, paths.RECORDS_DIR) if in_git and snap.records else None
-    found = check.run(snap, conf, first)
+    found = check.run(snap, conf, first, with_secrets=not args.no_secrets)
     if wanted:
         found = [f for f in found if _named(f.path, wanted)]
     out = FORMATTERS[args.format](found)

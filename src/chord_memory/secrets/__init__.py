@@ -2,7 +2,7 @@
 
     scan_text(text) -> [SecretFinding]     every secret, with its exact span
     scrub(text) -> (clean_text, findings)  each span becomes [REDACTED:<kind>]
-    to_findings(path, found) -> [Finding]  CM601 findings for check/scan output
+    to_findings(path, found) -> [Finding]  CM601 findings for check/scan output (one builder: finding)
 
 Importing this package is cheap (`re` and a few tuples): detect-secrets is
 imported only when `detect_secrets_plugins=True` asks for its plugins.
@@ -19,8 +19,8 @@ if TYPE_CHECKING:
     from chord_memory.findings import Finding
 
 __all__ = [
-    "SecretFinding", "filter_baseline", "hashed", "load_baseline", "mask", "scan_text", "scrub",
-    "scrub_each", "to_findings",
+    "SecretFinding", "filter_baseline", "finding", "hashed", "load_baseline", "mask", "scan_text",
+    "scrub", "scrub_each", "to_findings",
 ]
 
 _MAX_PASSES = 8
@@ -65,17 +65,18 @@ def _replace(text: str, spans: list[Span]) -> str:
     return "".join(parts)
 
 
-def to_findings(path: str, found: list[SecretFinding]) -> list[Finding]:
-    """CM601 findings: the message names the kind and the masked value, never the value."""
+def finding(path: str, line: int, column: int, end_line: int, end_column: int, kind: str,
+            masked: str) -> Finding:
+    """The one CM601 finding, for `check` and `scan` alike: the kind and the masked value,
+    never the value (docs/checks.md#cm601 says how to fix it)."""
     from chord_memory.findings import Finding
 
-    return [
-        Finding(
-            path, f.line, "CM601", f"{f.kind} secret ({f.masked})", f.column,
-            f.end_line, f.end_column, f.kind,
-        )
-        for f in found
-    ]
+    return Finding(path, line, "CM601", f"{kind} secret ({masked})", column, end_line, end_column, kind)
+
+
+def to_findings(path: str, found: list[SecretFinding]) -> list[Finding]:
+    """CM601 findings of one file."""
+    return [finding(path, f.line, f.column, f.end_line, f.end_column, f.kind, f.masked) for f in found]
 
 
 def scrub_each(texts: list[str]) -> list[str]:
