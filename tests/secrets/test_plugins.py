@@ -43,3 +43,18 @@ def test_import_is_cheap() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_without_the_extra_the_flag_says_how_to_get_it(tmp_path: Path) -> None:
+    """detect-secrets is the extra chord-memory[detect-secrets] (docs/hooks.md): without it the
+    flag is one line and exit 2, and a scan without the flag needs nothing of it."""
+    (tmp_path / "n.md").write_text(TEXT)
+    code = ("import sys; sys.modules['detect_secrets'] = None; from chord_memory.cli import main; "
+            "raise SystemExit(main(sys.argv[1:]))")
+    flagged = subprocess.run([sys.executable, "-c", code, "scan", "--detect-secrets", "n.md"],
+                             cwd=tmp_path, capture_output=True, text=True)
+    assert flagged.returncode == 2 and flagged.stdout == ""
+    assert "chord-memory[detect-secrets]" in flagged.stderr and len(flagged.stderr.splitlines()) == 1
+    plain = subprocess.run([sys.executable, "-c", code, "scan", "n.md"], cwd=tmp_path,
+                           capture_output=True, text=True)
+    assert plain.returncode == 1 and "github-token" in plain.stdout

@@ -124,8 +124,9 @@ def _secrets(text: str, plugins: bool) -> list[SecretFinding]:
     except ImportError as e:
         if not (e.name or "").startswith("detect_secrets"):
             raise
-        raise UserError("--detect-secrets needs the detect-secrets package "
-                        "(pip install detect-secrets)") from None
+        raise UserError("--detect-secrets needs the detect-secrets package: pip install "
+                        "'chord-memory[detect-secrets]' (in a pre-commit hook: additional_dependencies: "
+                        "[detect-secrets])") from None
 
 
 def _moved(f: SecretFinding, line: int, column: int) -> SecretFinding:
