@@ -365,6 +365,10 @@ _GENERIC_SCOPE = _rx(r"^(?:when(?:ever)? (?:you(?:'re)? )?(?:\w+ing|add|write|to
                      r"any |every |each )?(?:\w+ing|merge|release|deploy|push|commit|tag|publish))")
 
 
+# A sentence that stops where its point should come: "The PDP sections are:" (a list follows)
+_DANGLING = _rx(r"\b(?:is|are|was|were|be|the|a|an|to|of|with|for|and|or|but|like|as|via|into)[.:!,]*$")
+
+
 def judge(raw: str) -> Judged | None:
     """Whether a sentence holds something a later session needs: its kind and statement."""
     text = raw.strip().strip("\"'“”‘’`*_ ")
@@ -398,7 +402,7 @@ def judge(raw: str) -> Judged | None:
     if sentences.broken(text):
         return None  # it was about the URL, path or secret that must not be kept
     body = sentences.without_places(text).rstrip("?").strip()
-    if not body or (_QUESTION_START.match(body) and not _SCOPED.match(body)):
+    if not body or (_QUESTION_START.match(body) and not _SCOPED.match(body)) or _DANGLING.search(body):
         return None
     if _META.match(body) or _FRAGMENT.match(body) or _JUDGED.match(body) or _DISMISS.search(body):
         return None
@@ -515,7 +519,8 @@ def _rescue(raw: str) -> Judged | None:
     if sentences.broken(text):
         return None
     body = sentences.without_places(text).strip()
-    if len(body.split()) < MIN_WORDS or _content(body) < 2 or _MACHINE.search(body) or _VAGUE.match(body):
+    if len(body.split()) < MIN_WORDS or _content(body) < 2 or _MACHINE.search(body) or _VAGUE.match(body) or \
+            _DANGLING.search(body):
         return None
     statement, why = _reason(body)
     return Judged(_kind(body), statement, why)

@@ -38,6 +38,7 @@ _LOG_LINE = re.compile(
     # "Error: INSTALLATION FAILED: ...", and a linker's `quoted' names
     r"[\w./-]+\.\w+(?:\(\d+(?:,\d+)?\)|:\d+(?::\d+)?):|[A-Za-z]\w*\[[\w-]+\]: |(?i:error|fatal|warning)"
     r"(?:\[\w+\])?: [A-Z]|.*`[\w.-]+')")
+_NUMERIC = re.compile(r"^[-+$€£(]*\d[\d.,:/%x]*[)%smkMGKB]*$")
 _CODE_CHARS = re.compile(r"[{}()\[\];=<>|&$\\]")
 _URL = re.compile(r"\b(?:https?|ftp|ssh|git|file)://[^\s<>\"'`)\]]+|\bwww\.[^\s<>\"'`)\]]+", re.I)
 _PATH = re.compile(r"(?<![\w/.:~-])(?:~|/(?:home|Users|root|tmp|var|etc|opt|usr|mnt|srv|private|Volumes|"
@@ -64,6 +65,9 @@ def noise(line: str) -> bool:
     stripped = line.strip()
     if not stripped:
         return False
+    cells = stripped.split()
+    if len(cells) >= 4 and sum(bool(_NUMERIC.match(c)) for c in cells) * 2 >= len(cells):
+        return True  # a row of a table a tool printed: mostly numbers
     code = len(_CODE_CHARS.findall(stripped))
     words = len(re.findall(r"[A-Za-z]{2,}", stripped))
     if line.startswith(("    ", "\t")) and code >= 2:
