@@ -88,3 +88,15 @@ def test_a_racily_clean_memory_md_is_not_scanned_again(example_repo: Path) -> No
                            text=True, timeout=60) for _ in range(2)]
     assert [r.stderr.strip() for r in runs] == ["True", "False"]
     assert runs[0].stdout == runs[1].stdout
+
+
+def test_the_extraction_note_is_there_only_while_extraction_is_enabled(
+    example_repo: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["summary"]) == 0
+    assert summary.EXTRACTING not in capsys.readouterr().out
+    (example_repo / ".chord").mkdir(exist_ok=True)
+    (example_repo / ".chord/config.yaml").write_text("memory:\n  enabled: true\n")
+    assert main(["summary", "--budget", "600", "--format", "json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["summary"].startswith(summary.PREAMBLE + summary.EXTRACTING) and len(got["summary"]) <= 600

@@ -107,7 +107,7 @@ def _cross(snap: Snapshot, ld: Loaded, settings: Settings) -> list[Finding]:
             out.append(Finding(f.path, 1, "CM205",
                                f"no index entry points to {name}; index it or delete the file"))
     lines = [e.render() for e in ld.idx.entries]
-    size = summary.full_size(lines)
+    size = summary.full_size(lines, settings.enabled)
     if size > settings.budget:
         out.append(Finding(paths.MEMORY_MD, max(ld.idx.region.first_line - 1, 1), "CM501",
                            f"the index needs {size} characters; the injection budget is "

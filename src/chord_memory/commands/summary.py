@@ -108,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     lines, total = _entries(root, budget)
     results = loaded.Results(root, conf.limits, "summary")
     result = summary.build(
-        lines, budget, lambda i: _loads(root, index.line_id(lines[i]), results), total,
+        lines, budget, lambda i: _loads(root, index.line_id(lines[i]), results), total, conf.enabled,
     )
     results.save()
     if args.format == "claude-code":

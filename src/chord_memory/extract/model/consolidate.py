@@ -22,8 +22,9 @@ STATE_FILE = "consolidated.json"
 
 
 def size(mem: plan.Memory) -> int:
-    """Characters of the summary if every entry were shown (preamble included)."""
-    return summary.full_size([e.render() for e in mem.entries])
+    """Characters of the summary if every entry were shown (preamble included; extraction is
+    on whenever this runs, so its note too)."""
+    return summary.full_size([e.render() for e in mem.entries], extracting=True)
 
 
 def _digest(mem: plan.Memory) -> str:
