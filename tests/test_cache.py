@@ -75,3 +75,31 @@ def test_an_edit_in_a_subpackage_is_never_answered_from_the_old_cache(
                                       '    tok("zqx-token", "zqx_", r"zqx_[A-Za-z0-9]{36}"),\n', 1))
     again = check()
     assert "CM601" in again.stdout and "zqx-token" in again.stdout, again.stdout + again.stderr
+
+
+def test_an_installed_copy_is_known_by_its_record(tmp_path: Path) -> None:
+    """Installed from a wheel (a pre-commit hook's environment), the code is known by the
+    RECORD pip writes with every install: one stat on the hook's path, and a reinstall of
+    other code under the same version retires every cached result."""
+    import shutil
+    import subprocess
+    import sys
+
+    import chord_memory
+
+    site = tmp_path / "site"
+    shutil.copytree(Path(chord_memory.__file__).parent, site / "chord_memory",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    record = site / f"chord_memory-{chord_memory.__version__}.dist-info" / "RECORD"
+    record.parent.mkdir()
+    record.write_text("chord_memory/__init__.py,sha256=one,100\n")
+
+    def key() -> str:
+        return subprocess.run([sys.executable, "-c", "from chord_memory import cache; print(cache._code())"],
+                              capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONPATH": str(site)}).stdout.strip()
+
+    first = key()
+    assert "RECORD:" in first and "providers.py" not in first
+    record.write_text("chord_memory/__init__.py,sha256=two,100\nchord_memory/x.py,sha256=x,1\n")
+    assert key() != first

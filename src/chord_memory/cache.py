@@ -27,19 +27,41 @@ _CODE: list[str] = []  # _code() once per process: a command reads several cache
 
 
 def _code() -> str:
-    """The version, and the size and mtime of every module and data file of the package,
-    subpackages included: an edit anywhere in the code that computed a result retires it."""
+    """The version, and what identifies the code: an installed copy's RECORD (pip rewrites it
+    whenever it installs other files), or else, in a checkout, the size and mtime of every
+    module and data file, subpackages included. An edit anywhere in the code that computed a
+    result retires it."""
     if not _CODE:
         here = os.path.dirname(os.path.abspath(__file__))
-        parts = [__version__]
-        for folder, dirs, names in os.walk(here):
-            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-            for name in sorted(names):
-                if name.endswith((".py", ".json", ".txt")):
-                    st = os.stat(os.path.join(folder, name))
-                    parts.append(f"{os.path.relpath(folder, here)}/{name}:{st.st_size}:{st.st_mtime_ns}")
-        _CODE.append("|".join(parts))
+        _CODE.append("|".join([__version__, *(_installed(here) or _checkout(here))]))
     return _CODE[0]
+
+
+def _installed(here: str) -> list[str]:
+    """The RECORD of the wheel this package was installed from, when it was (a pre-commit
+    hook's environment): one stat instead of a walk over every module."""
+    site = os.path.dirname(here)
+    record = os.path.join(site, f"chord_memory-{__version__}.dist-info", "RECORD")
+    try:
+        st = os.stat(record)
+    except OSError:
+        return []
+    if not os.path.exists(os.path.join(site, "chord_memory", "__init__.py")):
+        return []
+    return [f"RECORD:{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"]
+
+
+def _checkout(here: str, rel: str = "") -> list[str]:
+    parts = []
+    with os.scandir(os.path.join(here, rel) if rel else here) as it:
+        entries = sorted(it, key=lambda e: e.name)
+    for entry in entries:
+        if entry.name.endswith((".py", ".json", ".txt")) and entry.is_file():
+            st = entry.stat()
+            parts.append(f"{rel}{entry.name}:{st.st_size}:{st.st_mtime_ns}")
+        elif entry.name != "__pycache__" and entry.is_dir(follow_symlinks=False):
+            parts.extend(_checkout(here, f"{rel}{entry.name}/"))
+    return parts
 
 
 NOT_A_FILE = b"\0 not a regular file"  # a key no real file has: config.load then says what is wrong

@@ -5,10 +5,15 @@
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from chord_memory import region
 from chord_memory.paths import RECORDS_DIR
+
+TYPE_CHECKING = False  # `typing` stays off a hook's path (structs.py)
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from chord_memory.structs import NamedTuple
 
 TYPES = ("preference", "fact", "workflow", "pitfall", "decision")
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{2,79}$")

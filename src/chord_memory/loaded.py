@@ -6,14 +6,16 @@ id. A warm cache spares the hooks PyYAML's import and every parse.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from chord_memory import cache, records
 from chord_memory.index import valid_id
 
-# (code, line, message, column, end_line, end_column)
-Row = tuple[str, int, str, int, Any, Any]
-Result = tuple[Any, list[Row]]  # (record fields as a tuple, or None; rows)
+TYPE_CHECKING = False  # `typing` stays off a hook's path (structs.py)
+if TYPE_CHECKING:
+    from typing import Any
+
+    # (code, line, message, column, end_line, end_column)
+    Row = tuple[str, int, str, int, Any, Any]
+    Result = tuple[Any, list[Row]]  # (record fields as a tuple, or None; rows)
 
 
 def compute(name: str, data: bytes, limits: records.Limits) -> Result:

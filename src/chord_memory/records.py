@@ -5,10 +5,14 @@ it returns the problems it found, each with a finding code and a line.
 """
 from __future__ import annotations
 
-from typing import Any, NamedTuple
-
 from chord_memory.index import TYPES, valid_id
 from chord_memory.region import Problem, decode, split_lines
+
+TYPE_CHECKING = False  # `typing` stays off a hook's path (structs.py)
+if TYPE_CHECKING:
+    from typing import Any, NamedTuple
+else:
+    from chord_memory.structs import NamedTuple
 
 SOURCES = ("user", "required", "assistant")
 STATUSES = ("stated", "verified", "inferred")

@@ -6,7 +6,12 @@ spaces and a trailing CR tolerated). Everything else is the user's.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+TYPE_CHECKING = False  # `typing` stays off a hook's path (structs.py)
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from chord_memory.structs import NamedTuple
+
 
 BEGIN = "<!-- chord-memory:begin -->"
 END = "<!-- chord-memory:end -->"

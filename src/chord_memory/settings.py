@@ -7,10 +7,14 @@ configuration file changed.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from chord_memory import cache
 from chord_memory.records import Limits
+
+TYPE_CHECKING = False  # `typing` stays off a hook's path (structs.py)
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from chord_memory.structs import NamedTuple
 
 
 class Settings(NamedTuple):

@@ -6,7 +6,12 @@ is capped by the budget whatever the index holds.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+
+TYPE_CHECKING = False  # `typing` stays off a hook's path (structs.py)
+if TYPE_CHECKING:
+    from typing import NamedTuple
+else:
+    from chord_memory.structs import NamedTuple
 
 PREAMBLE = (
     "# Project memory (chord-memory)\n"
