@@ -197,7 +197,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"chord-memory: {errors.os_error(e)}", file=sys.stderr)
         return errors.USAGE
     except Exception as e:
-        path = errors.log_crash()
+        from chord_memory import crashlog
+
+        path = crashlog.log_crash()
         where = f"details are in {path}" if path else "the crash log could not be written either"
         print(f"chord-memory: unexpected failure ({type(e).__name__}); {where}; please report it.",
               file=sys.stderr)

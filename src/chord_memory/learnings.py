@@ -1,4 +1,4 @@
-"""Learnings (SPEC section 9): lessons seen in sessions, counted per distinct session.
+"""Learnings (docs/recall.md): lessons seen in sessions, counted per distinct session.
 
 One JSON file a learning, `.chord/memory/learnings/<key>.json`, reviewed in
 git diffs like every memory file:

@@ -3,7 +3,7 @@
 A suggestion says that an indexed record belongs in AGENTS.md, a skill or the
 docs. Nothing here edits those files: moving the draft is the user's act.
 
-- accept: the entry leaves the index (SPEC section 5: `source: user` entries
+- accept: the entry leaves the index (docs/recall.md: `source: user` entries
   stay indexed until their suggestion is accepted) and the suggestion file is
   deleted; its draft is printed so it is not lost.
 - reject: the suggestion file is deleted. If extraction had taken the entry

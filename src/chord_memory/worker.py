@@ -29,7 +29,7 @@ class Failed(Exception):
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the worker for the repository of the current directory (the hook's work tree)."""
-    from chord_memory import errors
+    from chord_memory import crashlog, errors
 
     del argv
     root = None
@@ -51,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"chord-memory worker: {reason}", file=sys.stderr)
         return errors.FINDINGS
     except Exception as e:  # its output goes to the log: one line there, the traceback in the crash log
-        path = errors.log_crash()
+        path = crashlog.log_crash()
         print(f"chord-memory worker: unexpected failure ({type(e).__name__}); details are in {path}",
               file=sys.stderr)
         return errors.CRASH
@@ -99,7 +99,7 @@ def drain(state: str, deferred: dict[str, int]) -> None:
 
 def run_claimed(mark: Mark) -> None:
     """One run for the triggers of one work tree; its outcome goes to the status and the log."""
-    from chord_memory import config, errors, status
+    from chord_memory import config, crashlog, errors, status
     from chord_memory.extract import run as pipeline
 
     root = mark.root
@@ -122,7 +122,7 @@ def run_claimed(mark: Mark) -> None:
         status.fail(root, reason)
         raise Failed(reason) from None  # the claim stays: the next trigger runs it again
     except Exception as e:
-        status.fail(root, errors.crash_reason(e))
+        status.fail(root, crashlog.crash_reason(e))
         raise  # the claim stays: the next trigger runs it again
     try:
         if not outcome.deferred:

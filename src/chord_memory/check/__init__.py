@@ -1,4 +1,4 @@
-"""`chord-memory check`: every finding of SPEC section 6 over one snapshot."""
+"""`chord-memory check`: every finding of docs/checks.md over one snapshot."""
 from __future__ import annotations
 
 from typing import NamedTuple

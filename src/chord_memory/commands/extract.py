@@ -100,7 +100,7 @@ def _report(root: str, cfg: Config) -> int:
     except OSError:
         raise  # not a crash: once() records it
     except Exception as e:
-        from chord_memory.errors import crash_reason
+        from chord_memory.crashlog import crash_reason
 
         status.fail(root, crash_reason(e))
         raise

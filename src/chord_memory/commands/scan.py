@@ -258,7 +258,7 @@ def _text(f: BinaryIO, shown: str, given: str = "-") -> Iterator[str]:
 
 
 def _shown(root: str, given: str) -> str:
-    """Project-root relative inside a repository (as SPEC §10 wants), else as given."""
+    """Project-root relative inside a repository (as docs/secrets.md says), else as given."""
     if paths.git_dir(root) is None:
         return given
     rel = os.path.relpath(os.path.abspath(given), root)

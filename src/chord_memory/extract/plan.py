@@ -2,7 +2,7 @@
 
 Planning reads the current memory and decides everything; applying (apply.py)
 only carries the plan out. Every text that will be written is scrubbed of
-secrets here, and candidates that break a rule of SPEC section 5 are skipped
+secrets here, and candidates that break a rule of docs/extraction.md are skipped
 with a reason: an exact or near duplicate of any record ever written (indexed,
 orphaned or retired: the same statement in other words is one record),
 machine-specific text, a size limit, retiring or promoting what

@@ -1,4 +1,4 @@
-"""Recall (SPEC section 8): the indexed records that match a query, what they cost, a digest.
+"""Recall (docs/recall.md): the indexed records that match a query, what they cost, a digest.
 
 Two backends return the same `Hit`s: `file` scans the loaded records in index
 order and stops at the first N that contain a query word (it does not rank);

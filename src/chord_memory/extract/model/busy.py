@@ -1,4 +1,4 @@
-"""Busy and preemption (SPEC section 5), for runs on the main pool.
+"""Busy and preemption (docs/extraction.md, "Busy sessions and preemption"), for runs on the main pool.
 
 A session of this project is active while its transcript was appended to
 within the active window (a minute). Before a call, the run waits for every
