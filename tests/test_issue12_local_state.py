@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from chord_memory import status, trigger
+from chord_memory import status
+from chord_memory.background import queue
 from chord_memory.cli import main
 from tests.conftest import cli
 from tests.sessions import ClaudeSession
@@ -92,14 +93,15 @@ def test_the_worker_records_an_os_error_as_a_failed_run(repo: Path) -> None:
     (repo / ".chord/memory").mkdir(parents=True)
     (repo / ".chord/memory/records").write_text("")
     state = str(repo / STATE)
-    trigger.append(state, "main", "post-commit", 0, str(repo))
-    done = subprocess.run([sys.executable, "-m", "chord_memory.worker"], cwd=repo, capture_output=True,
-                          text=True, env={**os.environ, trigger.ENV_DEBOUNCE: "0"}, timeout=120)
+    queue.append(state, "main", "post-commit", 0, str(repo))
+    done = subprocess.run([sys.executable, "-m", "chord_memory.background.worker"], cwd=repo,
+                          capture_output=True, text=True, env={**os.environ, queue.ENV_DEBOUNCE: "0"},
+                          timeout=120)
     assert done.returncode == 1 and ".chord/memory/records" in one_line(done.stderr)
     last = status.read(str(repo))
     assert last["ok"] is False and ".chord/memory/records" in str(last["reason"])
     assert "crash" not in str(last["reason"]) and not (repo / STATE / "crash.log").exists()
-    assert trigger.keys(state) == ["main"]
+    assert queue.keys(state) == ["main"]
 
 
 def test_a_fifo_as_the_lock_is_refused_by_name(repo: Path) -> None:
@@ -111,7 +113,7 @@ def test_a_fifo_as_the_lock_is_refused_by_name(repo: Path) -> None:
     err = one_line(done.stderr)
     assert done.returncode == 2 and f"{STATE}/lock: is a FIFO, not a regular file" in err and "remove" in err
     assert status_line(repo).startswith("MEMORY-FAIL: ") and "lock" in status_line(repo)
-    worked = subprocess.run([sys.executable, "-m", "chord_memory.worker"], cwd=repo,
+    worked = subprocess.run([sys.executable, "-m", "chord_memory.background.worker"], cwd=repo,
                             capture_output=True, text=True)
     assert worked.returncode == 1 and "is a FIFO" in one_line(worked.stderr)
     assert (repo / STATE / "lock").is_fifo()

@@ -7,9 +7,12 @@ temporary one). Background workers pass `clean_env()` instead.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
 
 from chord_memory.errors import UserError
+
+TYPE_CHECKING = False  # the hooks' decision imports this module: keep `collections` off its path
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
 
 # What a background process may keep of git's variables (pre-commit's no_git_env()).
 _KEEP = {
@@ -139,3 +142,70 @@ def blob_sha(data: bytes) -> str:
         from hashlib import sha1
     digest: str = sha1(b"blob %d\0" % len(data) + data).hexdigest()
     return digest
+
+
+# -- the state of a git operation (the background decision and worker ask) ------------------
+
+_BUSY = (("rebase-merge", "rebase"), ("rebase-apply", "rebase"), ("MERGE_HEAD", "merge"),
+         ("sequencer", "cherry-pick"), ("CHERRY_PICK_HEAD", "cherry-pick"),
+         ("REVERT_HEAD", "revert"), ("BISECT_LOG", "bisect"))
+
+
+def in_progress(git_dir: str) -> str | None:
+    """Which multi-step operation is under way in this work tree, if any (the worker waits)."""
+    for name, what in _BUSY:
+        if os.path.lexists(os.path.join(git_dir, name)):
+            return what
+    return None
+
+
+def todo_count(path: str) -> int:
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return 0
+    return sum(1 for x in head.splitlines() if x.strip() and not x.startswith(b"#"))
+
+
+def more_events_follow(git_dir: str, event: str) -> str | None:
+    """The operation whose later event will trigger instead of this one, or None.
+
+    post-rewrite (rebase, amend) and post-merge are the last events of their
+    operation even though git still shows its state then. During a rebase,
+    post-checkout and post-commit are followed by post-rewrite; during a
+    cherry-pick or revert of several commits, every post-commit but the last
+    (the sequencer's todo then holds one command: the current one).
+    """
+    if event in ("post-rewrite", "post-merge"):
+        return None
+    exists = os.path.lexists
+    if exists(os.path.join(git_dir, "rebase-merge")) or exists(os.path.join(git_dir, "rebase-apply")):
+        return "rebase" if will_run(git_dir, "post-rewrite") else None
+    if exists(os.path.join(git_dir, "MERGE_HEAD")):
+        return "merge" if will_run(git_dir, "post-merge") else None
+    if event == "post-checkout" and exists(os.path.join(git_dir, "BISECT_LOG")):
+        return "bisect"
+    if todo_count(os.path.join(git_dir, "sequencer", "todo")) > 1:
+        return "cherry-pick"
+    return None
+
+
+def will_run(git_dir: str, hook: str) -> bool:
+    """False when git has no `hook` to run (a pre-commit config that does not install
+    post-rewrite, say): then nothing later would trigger, and this event must.
+
+    Only asked during a rebase or merge, so the git call is off the common path. When git
+    cannot say, the later event is assumed to come, as before this check.
+    """
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "--git-dir", git_dir, "rev-parse", "--git-path", f"hooks/{hook}"],
+                              capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return True
+    if done.returncode != 0:
+        return True
+    path = done.stdout.strip()
+    return os.access(path if os.path.isabs(path) else os.path.join(os.getcwd(), path), os.X_OK)

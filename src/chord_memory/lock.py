@@ -3,7 +3,7 @@
 The lock is an flock on `<git-common-dir>/chord-memory/lock`; the kernel drops
 it when its holder dies, so a crashed or killed run never leaves it held: the
 next trigger simply takes it (the work the dead run had claimed is recovered by
-trigger.py's claim files, not by the lock). The holder writes its pid into the
+background/queue.py's claim files, not by the lock). The holder writes its pid into the
 file, for `holder()` and for people reading the state folder.
 
 This module is imported by the git hook's hot path: standard modules only.

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from chord_memory import lock, trigger
+from chord_memory import lock
+from chord_memory.background import queue
 from tests.conftest import cli, git
 
 STATE = ".git/chord-memory"
@@ -26,7 +27,7 @@ def install(repo: Path) -> None:
 
 
 def fast_worker(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(trigger.ENV_DEBOUNCE, FAST)
+    monkeypatch.setenv(queue.ENV_DEBOUNCE, FAST)
 
 
 def first_commit(repo: Path) -> None:
@@ -72,7 +73,7 @@ def wait_for(what: Callable[[], object], timeout: float = 30.0, message: str = "
 def idle(repo: Path) -> bool:
     """No pending trigger, no claim, and no worker holding the lock."""
     state = str(repo / STATE)
-    return not trigger.keys(state) and lock.holder(state) is None
+    return not queue.keys(state) and lock.holder(state) is None
 
 
 def settle(repo: Path, runs_expected: int, timeout: float = 30.0) -> None:

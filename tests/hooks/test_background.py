@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from chord_memory import lock, trigger
+from chord_memory import lock
+from chord_memory.background import queue
 from tests.conftest import cli, git
 from tests.hooks.helpers import (
     STATE,
@@ -43,7 +44,7 @@ def hooked(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def barrier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "barrier"
-    monkeypatch.setenv(trigger.ENV_BARRIER, str(path))
+    monkeypatch.setenv(queue.ENV_BARRIER, str(path))
     return path
 
 
@@ -119,7 +120,7 @@ def test_a_crashing_worker_fails_no_git_command_and_says_why(hooked: Path) -> No
     assert "\n" not in status.rstrip("\n")
     moved = git(hooked, "checkout", "-q", "HEAD~1", check=False)  # post-checkout: its status is git's
     assert moved.returncode == 0, moved.stderr
-    wait_for(lambda: trigger.keys(str(hooked / STATE)) == ["main"] and lock.holder(str(hooked / STATE))
+    wait_for(lambda: queue.keys(str(hooked / STATE)) == ["main"] and lock.holder(str(hooked / STATE))
              is None, message="the failed claim kept")
     (hooked / STATE / "ledger.json").rmdir()
     assert git(hooked, "checkout", "-q", "main", check=False).returncode == 0
@@ -208,7 +209,7 @@ def test_a_killed_worker_is_recovered(hooked: Path, barrier: Path) -> None:
     pid = blocked_worker(hooked)
     os.kill(pid, signal.SIGKILL)
     wait_for(lambda: lock.holder(str(hooked / STATE)) is None, message="the kernel to drop the lock")
-    assert trigger.keys(str(hooked / STATE)) == ["main"]  # its claim is still there
+    assert queue.keys(str(hooked / STATE)) == ["main"]  # its claim is still there
     barrier.touch()
     assert commit(hooked, "b").returncode == 0
     settle(hooked, 1)
@@ -228,7 +229,7 @@ def test_skips_leave_no_trace(hooked: Path) -> None:
     subprocess.run(["git", "commit", "-qm", "x", "--allow-empty"], cwd=hooked, env=env, check=True)
     env = {**os.environ, "CI": "true"}
     subprocess.run(["git", "commit", "-qm", "y", "--allow-empty"], cwd=hooked, env=env, check=True)
-    assert trigger.keys(str(state)) == [] and log_lines(hooked) == before
+    assert queue.keys(str(state)) == [] and log_lines(hooked) == before
 
 
 def test_a_merge_triggers_once_after_git_is_done(hooked: Path) -> None:

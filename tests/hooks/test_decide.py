@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from chord_memory import hook, lock, settings, trigger, worker
+from chord_memory import gitio, lock, settings
+from chord_memory.background import decide, queue, start, worker
 from chord_memory.cli import main
 from tests.conftest import git
 from tests.hooks.helpers import STATE, enable
@@ -27,7 +28,7 @@ SHA_A, SHA_B = "a" * 40, "b" * 40
 ])
 def test_event_from_argv_or_pre_commit(argv: list[str], env: dict[str, str],
                                        want: tuple[str, list[str]]) -> None:
-    assert hook.event_and_args(argv, env) == want
+    assert decide.event_and_args(argv, env) == want
 
 
 @pytest.mark.parametrize(("event", "args", "env", "skipped"), [
@@ -35,7 +36,7 @@ def test_event_from_argv_or_pre_commit(argv: list[str], env: dict[str, str],
     ("post-merge", ["0"], {}, False),
     ("post-rewrite", ["amend"], {}, False),
     ("post-checkout", [SHA_A, SHA_B, "1"], {}, False),
-    ("post-checkout", [hook.NULL_SHA, SHA_B, "1"], {}, False),  # clone, worktree add
+    ("post-checkout", [decide.NULL_SHA, SHA_B, "1"], {}, False),  # clone, worktree add
     ("post-checkout", [SHA_A, SHA_B, "0"], {}, True),           # a file checkout
     ("post-checkout", [SHA_A, SHA_A, "1"], {}, True),           # HEAD did not move
     ("post-commit", [], {"CHORD_MEMORY_SKIP": "1"}, True),
@@ -47,7 +48,7 @@ def test_event_from_argv_or_pre_commit(argv: list[str], env: dict[str, str],
     ("pre-push", [], {}, True),
 ])
 def test_env_skip(event: str, args: list[str], env: dict[str, str], skipped: bool) -> None:
-    assert (hook.env_skip(event, args, env) is not None) == skipped
+    assert (decide.env_skip(event, args, env) is not None) == skipped
 
 
 def _git_dir(tmp_path: Path, *names: str, todo: int = 0) -> str:
@@ -74,7 +75,7 @@ def _git_dir(tmp_path: Path, *names: str, todo: int = 0) -> str:
 ])
 def test_more_events_follow(tmp_path: Path, names: tuple[str, ...], todo: int, event: str,
                             later: str | None) -> None:
-    assert hook.more_events_follow(_git_dir(tmp_path, *names, todo=todo), event) == later
+    assert gitio.more_events_follow(_git_dir(tmp_path, *names, todo=todo), event) == later
 
 
 @pytest.mark.parametrize(("state", "last", "later"), [("rebase-merge", "post-rewrite", "rebase"),
@@ -84,53 +85,53 @@ def test_waits_for_the_last_event_only_when_its_hook_is_installed(
     """A pre-commit config that installs post-commit but not post-rewrite must not lose a rebase."""
     git_dir = str(repo / ".git")
     (repo / ".git" / state).mkdir()
-    assert hook.more_events_follow(git_dir, "post-commit") is None
+    assert gitio.more_events_follow(git_dir, "post-commit") is None
     script = repo / ".git/hooks" / last
     script.write_text("#!/bin/sh\n")
     script.chmod(0o755)
-    assert hook.more_events_follow(git_dir, "post-commit") == later
+    assert gitio.more_events_follow(git_dir, "post-commit") == later
     git(repo, "config", "core.hooksPath", "other-hooks")  # git's own setting decides where
-    assert hook.more_events_follow(git_dir, "post-commit") is None
+    assert gitio.more_events_follow(git_dir, "post-commit") is None
 
 
 def test_in_progress_sees_every_sequence(tmp_path: Path) -> None:
-    assert hook.in_progress(str(tmp_path)) is None
+    assert gitio.in_progress(str(tmp_path)) is None
     (tmp_path / "REVERT_HEAD").write_text("x")
-    assert hook.in_progress(str(tmp_path)) == "revert"
+    assert gitio.in_progress(str(tmp_path)) == "revert"
 
 
 def test_enabled_reads_the_settings_cache(repo: Path) -> None:
-    assert hook.enabled(str(repo)) is False  # no configuration: off by default
+    assert decide.enabled(str(repo)) is False  # no configuration: off by default
     enable(repo)
-    assert hook.enabled(str(repo)) is None   # cold cache: the child decides
+    assert decide.enabled(str(repo)) is None   # cold cache: the child decides
     assert settings.load(str(repo)).enabled is True
-    assert hook.enabled(str(repo)) is True
+    assert decide.enabled(str(repo)) is True
     (repo / ".chord/config.yaml").write_text("memory:\n  enabled: false\n")
-    assert hook.enabled(str(repo)) is None   # the bytes changed: the cache is stale
+    assert decide.enabled(str(repo)) is None   # the bytes changed: the cache is stale
     assert settings.load(str(repo)).enabled is False
-    assert hook.enabled(str(repo)) is False
+    assert decide.enabled(str(repo)) is False
 
 
 def test_fire_skips_without_forking(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(trigger, "start", lambda *a: pytest.fail("must not start"))
-    assert hook.fire("post-commit", [], {}) == "skipped: memory is disabled"
+    monkeypatch.setattr(start, "start", lambda *a: pytest.fail("must not start"))
+    assert decide.fire("post-commit", [], {}) == "skipped: memory is disabled"
     enable(repo)
     settings.load(str(repo))
     (repo / ".git/rebase-merge").mkdir()
     (repo / ".git/hooks/post-rewrite").write_text("#!/bin/sh\n")
     (repo / ".git/hooks/post-rewrite").chmod(0o755)
-    assert "rebase is in progress" in hook.fire("post-commit", [], {})
-    assert hook.fire("post-commit", [], {"CHORD_MEMORY_SKIP": "1"}) == "skipped: CHORD_MEMORY_SKIP=1"
+    assert "rebase is in progress" in decide.fire("post-commit", [], {})
+    assert decide.fire("post-commit", [], {"CHORD_MEMORY_SKIP": "1"}) == "skipped: CHORD_MEMORY_SKIP=1"
     monkeypatch.chdir(repo.parent)
-    assert hook.fire("post-commit", [], {}) == "skipped: not in a git work tree"
+    assert decide.fire("post-commit", [], {}) == "skipped: not in a git work tree"
 
 
 def test_fire_starts_with_the_pre_commit_parent(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     enable(repo)
     started: list[tuple[object, ...]] = []
-    monkeypatch.setattr(trigger, "start", lambda *a: started.append(a))
-    assert hook.fire("post-commit", [], {"PRE_COMMIT": "1"}) == "started"
-    assert hook.fire("post-merge", ["0"], {}) == "started"
+    monkeypatch.setattr(start, "start", lambda *a: started.append(a))
+    assert decide.fire("post-commit", [], {"PRE_COMMIT": "1"}) == "started"
+    assert decide.fire("post-merge", ["0"], {}) == "started"
     root, state, key, event, wait_pid, check = started[0]
     assert (root, key, event, wait_pid, check) == (str(repo), "main", "post-commit", os.getppid(), True)
     assert state == str(repo / STATE)
@@ -141,8 +142,8 @@ def test_main_never_fails(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Captur
     def boom(*a: object) -> str:
         raise OSError("disk on fire")
 
-    monkeypatch.setattr(hook, "fire", boom)
-    assert hook.main(["post-checkout", SHA_A, SHA_B, "1"]) == 0
+    monkeypatch.setattr(decide, "fire", boom)
+    assert decide.main(["post-checkout", SHA_A, SHA_B, "1"]) == 0
     assert "disk on fire (ignored)" in capsys.readouterr().err
 
 
@@ -156,7 +157,7 @@ def test_the_hook_imports_nothing_heavy(repo: Path, monkeypatch: pytest.MonkeyPa
                                         argv: list[str]) -> None:
     enable(repo)
     settings.load(str(repo))  # warm: the post-commit goes all the way to the fork
-    monkeypatch.setenv(trigger.ENV_DEBOUNCE, "0")
+    monkeypatch.setenv(queue.ENV_DEBOUNCE, "0")
     code = (f"import sys, chord_memory.hook as h; print(h.fire({argv[0]!r}, {argv[1:]!r})); "
             "bad = {'argparse', 'yaml', 'pydantic', 'httpx', 'typing', 'subprocess', 'json', "
             "'chord_memory.settings', 'chord_memory.config'} & set(sys.modules); print(sorted(bad))")
@@ -169,57 +170,57 @@ def test_the_hook_imports_nothing_heavy(repo: Path, monkeypatch: pytest.MonkeyPa
 
 def test_marks_append_claim_release(tmp_path: Path) -> None:
     state = str(tmp_path)
-    assert trigger.keys(state) == [] and trigger.claim(state, "main") is None
-    trigger.append(state, "main", "post-commit", 0, "/src/app")
-    trigger.append(state, "main", "post-checkout", 4242, "/src/app")
-    trigger.append(state, "wt-feature", "post-commit", 0, "/src/app-feature")
-    assert trigger.keys(state) == ["main", "wt-feature"]
-    mark = trigger.claim(state, "main")
+    assert queue.keys(state) == [] and queue.claim(state, "main") is None
+    queue.append(state, "main", "post-commit", 0, "/src/app")
+    queue.append(state, "main", "post-checkout", 4242, "/src/app")
+    queue.append(state, "wt-feature", "post-commit", 0, "/src/app-feature")
+    assert queue.keys(state) == ["main", "wt-feature"]
+    mark = queue.claim(state, "main")
     assert mark is not None
     assert (mark.root, mark.events, mark.pids) == ("/src/app", ["post-commit", "post-checkout"], [4242])
-    trigger.append(state, "main", "post-merge", 0, "/src/app")  # arrives during the run
-    assert trigger.peek(state, "main") is not None
-    trigger.release(state, "main")
-    again = trigger.claim(state, "main")
+    queue.append(state, "main", "post-merge", 0, "/src/app")  # arrives during the run
+    assert queue.peek(state, "main") is not None
+    queue.release(state, "main")
+    again = queue.claim(state, "main")
     assert again is not None and again.events == ["post-merge"]
-    trigger.release(state, "main")
-    assert trigger.keys(state) == ["wt-feature"]
+    queue.release(state, "main")
+    assert queue.keys(state) == ["wt-feature"]
 
 
 def test_a_dead_workers_claim_is_taken_over(tmp_path: Path) -> None:
     state = str(tmp_path)
-    trigger.append(state, "main", "post-commit", 0, "/src/app")
-    trigger.claim(state, "main")  # ...and the worker died
-    assert trigger.keys(state) == ["main"]
-    trigger.append(state, "main", "post-commit", 0, "/src/app")
-    mark = trigger.claim(state, "main")
+    queue.append(state, "main", "post-commit", 0, "/src/app")
+    queue.claim(state, "main")  # ...and the worker died
+    assert queue.keys(state) == ["main"]
+    queue.append(state, "main", "post-commit", 0, "/src/app")
+    mark = queue.claim(state, "main")
     assert mark is not None and mark.root == "/src/app"
 
 
 def test_torn_lines_are_ignored(tmp_path: Path) -> None:
     state = str(tmp_path)
-    (tmp_path / trigger.PENDING).mkdir()
-    (tmp_path / trigger.PENDING / "main").write_text("garbage\n12 post-commit x /r\n1 post-commit 0 /a b\n")
-    mark = trigger.peek(state, "main")
+    (tmp_path / queue.PENDING).mkdir()
+    (tmp_path / queue.PENDING / "main").write_text("garbage\n12 post-commit x /r\n1 post-commit 0 /a b\n")
+    mark = queue.peek(state, "main")
     assert mark is not None and (mark.root, mark.events) == ("/a b", ["post-commit"])
 
 
 def test_deferred_keys_wait_for_a_new_trigger(tmp_path: Path) -> None:
     state = str(tmp_path)
-    trigger.append(state, "main", "post-commit", 0, "/src/app")
-    deferred = {"main": trigger.stamp(state, "main")}
-    assert trigger.waiting(state, deferred) == []
-    os.utime(tmp_path / trigger.PENDING / "main", ns=(1, 1))
-    assert trigger.waiting(state, deferred) == ["main"]
+    queue.append(state, "main", "post-commit", 0, "/src/app")
+    deferred = {"main": queue.stamp(state, "main")}
+    assert queue.waiting(state, deferred) == []
+    os.utime(tmp_path / queue.PENDING / "main", ns=(1, 1))
+    assert queue.waiting(state, deferred) == ["main"]
 
 
 def test_worktree_keys() -> None:
-    assert trigger.worktree_key("/r/.git", "/r/.git") == "main"
-    assert trigger.worktree_key("/r/.git/worktrees/feat x", "/r/.git") == "wt-feat_x"
+    assert queue.worktree_key("/r/.git", "/r/.git") == "main"
+    assert queue.worktree_key("/r/.git/worktrees/feat x", "/r/.git") == "wt-feat_x"
 
 
 def test_worker_env_is_clean() -> None:
-    env = trigger.worker_env({"GIT_INDEX_FILE": ".git/index.lock", "GIT_DIR": ".git", "GIT_PREFIX": "",
+    env = start.worker_env({"GIT_INDEX_FILE": ".git/index.lock", "GIT_DIR": ".git", "GIT_PREFIX": "",
                               "GIT_AUTHOR_DATE": "@1 +0000", "GIT_WORK_TREE": ".", "GIT_EDITOR": ":",
                               "GIT_CONFIG_GLOBAL": "/dev/null", "HOME": "/home/u", "OPENAI_API_KEY": "k"})
     assert env == {"GIT_CONFIG_GLOBAL": "/dev/null", "HOME": "/home/u", "OPENAI_API_KEY": "k",
@@ -227,10 +228,10 @@ def test_worker_env_is_clean() -> None:
 
 
 def test_debounce_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(trigger.ENV_DEBOUNCE, "0.25")
-    assert trigger.debounce() == 0.25
-    monkeypatch.setenv(trigger.ENV_DEBOUNCE, "soon")
-    assert trigger.debounce() == trigger.DEBOUNCE
+    monkeypatch.setenv(queue.ENV_DEBOUNCE, "0.25")
+    assert queue.debounce() == 0.25
+    monkeypatch.setenv(queue.ENV_DEBOUNCE, "soon")
+    assert queue.debounce() == queue.DEBOUNCE
 
 
 def test_lock_holder_and_patience(tmp_path: Path) -> None:
@@ -261,35 +262,35 @@ def test_extract_while_a_worker_runs_leaves_a_trigger(
         assert mine
         assert main(["extract"]) == 0
     assert "it will pick this up" in capsys.readouterr().out
-    mark = trigger.peek(state, "main")
+    mark = queue.peek(state, "main")
     assert mark is not None and mark.events == ["extract"] and mark.root == str(repo)
 
 
 def test_extract_satisfies_its_own_trigger(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     enable(repo)
     state = str(repo / STATE)
-    trigger.append(state, "main", "post-commit", 0, str(repo))
-    monkeypatch.setattr(trigger, "start_worker", lambda *a: pytest.fail("nothing left to start"))
+    queue.append(state, "main", "post-commit", 0, str(repo))
+    monkeypatch.setattr(start, "start_worker", lambda *a: pytest.fail("nothing left to start"))
     assert main(["extract"]) == 0
-    assert trigger.keys(state) == []
+    assert queue.keys(state) == []
 
 
 def test_worker_defers_during_a_rebase(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     enable(repo)
-    monkeypatch.setattr(trigger, "SEQUENCE_WAIT", 0.05)
-    monkeypatch.setenv(trigger.ENV_DEBOUNCE, "0")
+    monkeypatch.setattr(worker, "SEQUENCE_WAIT", 0.05)
+    monkeypatch.setenv(queue.ENV_DEBOUNCE, "0")
     state = str(repo / STATE)
     (repo / ".git/rebase-merge").mkdir()
-    trigger.append(state, "main", "post-commit", 0, str(repo))
+    queue.append(state, "main", "post-commit", 0, str(repo))
     assert worker.main() == 0
-    assert trigger.keys(state) == ["main"]  # remembered for the rebase's last event
+    assert queue.keys(state) == ["main"]  # remembered for the rebase's last event
     assert "deferred: a rebase is in progress" in (repo / STATE / "extract.log").read_text()
 
 
 def test_a_trigger_for_a_removed_worktree_is_dropped(repo: Path, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(trigger.ENV_DEBOUNCE, "0")
+    monkeypatch.setenv(queue.ENV_DEBOUNCE, "0")
     state = str(repo / STATE)
-    trigger.append(state, "wt-gone", "post-commit", 0, str(tmp_path / "gone"))
+    queue.append(state, "wt-gone", "post-commit", 0, str(tmp_path / "gone"))
     assert worker.main() == 0
-    assert trigger.keys(state) == []
+    assert queue.keys(state) == []

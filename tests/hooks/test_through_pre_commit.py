@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from chord_memory import lock, trigger
+from chord_memory import lock
+from chord_memory.background import queue
 from tests.conftest import ROOT, git
 from tests.hooks.helpers import STATE, enable, fast_worker, log_lines, runs, settle, wait_for
 from tests.sessions import ClaudeSession
@@ -57,14 +58,14 @@ def test_commit_returns_while_the_worker_still_waits(
     hooked: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     barrier = tmp_path / "barrier"
-    monkeypatch.setenv(trigger.ENV_BARRIER, str(barrier))
+    monkeypatch.setenv(queue.ENV_BARRIER, str(barrier))
     ClaudeSession(hooked).user(SAYS)
     done = commit(hooked, "a")
     assert done.returncode == 0, done.stdout + done.stderr
     claim = hooked / STATE / "pending/main.run"
     wait_for(claim.exists, message="the worker's claim")
     assert lock.holder(str(hooked / STATE)) is not None and not barrier.exists()
-    mark = trigger.read(str(claim))
+    mark = queue.read(str(claim))
     assert mark is not None and mark.events == ["post-commit"]
     assert mark.pids and mark.pids[0] > 0  # pre-commit's process: its stash window is waited out
     barrier.touch()

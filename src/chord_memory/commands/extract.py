@@ -6,7 +6,7 @@ also satisfies this work tree's pending triggers. If the background worker
 holds the lock, it leaves a trigger (remembered, never lost) and returns.
 
 The worker the git hooks start is not this command: it is
-`python -m chord_memory.worker` (chord_memory/worker.py, docs/hooks.md).
+`python -m chord_memory.background.worker` (background/worker.py, docs/hooks.md).
 """
 from __future__ import annotations
 
@@ -33,15 +33,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _key(root: str) -> str:
-    from chord_memory import trigger
+    from chord_memory.background import queue
 
     git_dir, common = paths.git_dir(root), paths.common_dir(root)
     assert git_dir is not None and common is not None
-    return trigger.worktree_key(git_dir, common)
+    return queue.worktree_key(git_dir, common)
 
 
 def once(root: str, state: str, *, dry_run: bool = False) -> int:
-    from chord_memory import config, errors, lock, status, trigger
+    from chord_memory import config, errors, lock, status
+    from chord_memory.background import queue, start
 
     cfg = config.load(root)
     if not cfg.memory.enabled:
@@ -51,21 +52,21 @@ def once(root: str, state: str, *, dry_run: bool = False) -> int:
         with lock.held(state, PATIENCE) as mine:
             if not mine:
                 if not dry_run:
-                    trigger.append(state, _key(root), "extract", 0, root)
+                    queue.append(state, _key(root), "extract", 0, root)
                 print("another extraction is running in this repository; it will pick this up")
                 return 0
             if dry_run:
                 return _dry_run(root, cfg)
             key = _key(root)
-            trigger.claim(state, key)
+            queue.claim(state, key)
             code = _report(root, cfg)
-            trigger.release(state, key)
+            queue.release(state, key)
     except OSError as e:  # a read-only or full disk, a lock that is not a file: a failed run
         if not dry_run:
             status.fail(root, errors.os_error(e))
         raise
-    if trigger.waiting(state, {}):  # triggers that came in while we held the lock
-        trigger.start_worker(root, state)
+    if queue.waiting(state, {}):  # triggers that came in while we held the lock
+        start.start_worker(root, state)
     return code
 
 

@@ -1,4 +1,4 @@
-"""The background extraction worker the git hooks start: ``python -m chord_memory.worker``.
+"""The background extraction worker the git hooks start: ``python -m chord_memory.background.worker``.
 
 Not a `chord-memory` command (nobody runs it by hand; `chord-memory extract` is
 the run a person or a script starts). It takes the lock, works through the
@@ -9,6 +9,7 @@ report goes to the log and the status file (docs/hooks.md).
 """
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -17,14 +18,15 @@ from chord_memory import paths
 from chord_memory.errors import UserError
 
 if TYPE_CHECKING:
-    from chord_memory.trigger import Mark
+    from chord_memory.background.queue import Mark
 
 PATIENCE = 0.3  # a trigger's lock probe holds the lock for microseconds; wait that out
+SEQUENCE_WAIT = 5.0  # how long a worker waits for a rebase, merge... to finish
 
 
 class Failed(Exception):
     """A run the file system failed (a read-only or full disk, a file where a folder must be):
-    its MEMORY-FAIL is written and, as after a crash, its claim stays for the next trigger."""
+    its MEMORY-FAIL is written and, as after a crash, its claim stays for the next queue."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -59,7 +61,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def work(state: str) -> int:
     """Work through the pending triggers; check again after releasing the lock (no lost wake-up)."""
-    from chord_memory import lock, trigger
+    from chord_memory import lock
+    from chord_memory.background import queue
 
     deferred: dict[str, int] = {}
     while True:
@@ -67,34 +70,52 @@ def work(state: str) -> int:
             if not mine:
                 return 0  # the holder checks the pending files before and after it releases
             drain(state, deferred)
-        if not trigger.waiting(state, deferred):
+        if not queue.waiting(state, deferred):
             return 0
 
 
 def drain(state: str, deferred: dict[str, int]) -> None:
     """While holding the lock: one run per work tree with pending triggers, until none is left."""
-    from chord_memory import status, trigger
+    from chord_memory import status
+    from chord_memory.background import queue
 
     while True:
-        todo = trigger.waiting(state, deferred)
+        todo = queue.waiting(state, deferred)
         if not todo:
             return
         key = todo[0]
-        mark = trigger.settle(state, key, trigger.debounce())
+        mark = queue.settle(state, key, queue.debounce())
         git_dir = paths.git_dir(mark.root) if mark else None
         if mark is None or git_dir is None:
-            trigger.claim(state, key)
-            trigger.release(state, key)  # unreadable, or its work tree is gone
+            queue.claim(state, key)
+            queue.release(state, key)  # unreadable, or its work tree is gone
             continue
-        busy = trigger.wait_quiet_git(git_dir)
+        busy = wait_quiet_git(git_dir)
         if busy:
-            deferred[key] = trigger.stamp(state, key)
+            deferred[key] = queue.stamp(state, key)
             status.log(mark.root, f"deferred: a {busy} is in progress; its last event triggers")
             continue
-        claimed = trigger.claim(state, key) or mark
-        trigger.barrier()
+        claimed = queue.claim(state, key) or mark
+        queue.barrier()
         run_claimed(claimed)
-        trigger.release(state, key)
+        queue.release(state, key)
+
+
+def wait_quiet_git(git_dir: str) -> str | None:
+    """Wait for a running git command (index.lock) and a sequence to end; what still runs."""
+    import time
+
+    from chord_memory.background import queue
+    from chord_memory.gitio import in_progress
+
+    deadline = time.monotonic() + queue.WAIT_MAX
+    while os.path.exists(os.path.join(git_dir, "index.lock")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    deadline = time.monotonic() + SEQUENCE_WAIT
+    while in_progress(git_dir) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return in_progress(git_dir)
+
 
 
 def run_claimed(mark: Mark) -> None:
