@@ -145,3 +145,37 @@ def test_unreadable_file_is_an_error(repo: Path, tmp_path: Path, monkeypatch: py
     assert str(e.value) == f"{path}: cannot be read ({why})"
     result = cli("extract", "--dry-run", cwd=repo)
     assert result.returncode == 2 and result.stderr == f"chord-memory: {path}: cannot be read ({why})\n"
+
+
+def test_the_documented_defaults_are_the_ones_in_defaults_py() -> None:
+    """docs/configuration.md's table, config.py's fields and the hot paths' views all say what
+    defaults.py says (issue 14: one set of defaults)."""
+    import re
+    from pathlib import Path
+
+    from chord_memory import config, defaults, records, settings
+    from chord_memory.recall import options
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "configuration.md").read_text()
+    table = dict(re.findall(r"^\| `(memory\.[\w.]+)` \| [^|]*(?:\\\|[^|]*)* \| `([^`]*)` \|", doc, re.M))
+    assert len(table) >= 14, table  # every row but the lists (pools, sessions)
+    memory = config.Memory()
+    for key, shown in table.items():
+        value: object = memory
+        for part in key.split(".")[1:]:
+            value = getattr(value, part)
+        if key == "memory.freeze_after":
+            assert shown == "10m" and value == defaults.FREEZE_AFTER == 600
+            continue
+        if isinstance(value, bool) or value is None:
+            text = {True: "true", False: "false", None: "null"}[value]
+        else:
+            text = "{}" if value == {} else str(value).removesuffix(".0")
+        assert text == shown, key
+    assert tuple(records.Limits()) == (defaults.SUMMARY_CHARS, defaults.STATEMENT_CHARS,
+                                       defaults.RECORD_BYTES)
+    assert settings.DEFAULTS.budget == memory.injection_budget and settings.DEFAULTS.enabled == memory.enabled
+    assert options.DEFAULTS.pack() == options.Options(memory.maxRecall, memory.backend,
+                                                      memory.preferOverDocBridge,
+                                                      tuple(records.Limits())).pack()
+    assert config.Endpoint(base_url="http://127.0.0.1:1", model="m").timeout == defaults.ENDPOINT_TIMEOUT

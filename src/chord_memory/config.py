@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from chord_memory import defaults as D
 from chord_memory import paths
 from chord_memory.errors import UserError
 
@@ -38,8 +39,8 @@ class Endpoint(_Strict):
     base_url: str
     model: str
     api_key_env: str | None = None
-    timeout: float = Field(default=120, gt=0, allow_inf_nan=False)
-    structured_output: Literal["json_schema", "json_object", "prompt_only"] = "json_schema"
+    timeout: float = Field(default=D.ENDPOINT_TIMEOUT, gt=0, allow_inf_nan=False)
+    structured_output: Literal["json_schema", "json_object", "prompt_only"] = D.STRUCTURED_OUTPUT
 
     @field_validator("api_key_env")
     @classmethod
@@ -56,32 +57,32 @@ class SessionSource(_Strict):
 
 
 class Limits(_Strict):
-    summary_chars: int = Field(default=160, ge=1)
-    statement_chars: int = Field(default=1000, ge=1)
-    record_bytes: int = Field(default=4096, ge=64)
+    summary_chars: int = Field(default=D.SUMMARY_CHARS, ge=1)
+    statement_chars: int = Field(default=D.STATEMENT_CHARS, ge=1)
+    record_bytes: int = Field(default=D.RECORD_BYTES, ge=64)
 
 
 class Recurrence(_Strict):
-    minSightings: int = Field(default=2, ge=1)
-    maxPerRun: int = Field(default=3, ge=0)
+    minSightings: int = Field(default=D.MIN_SIGHTINGS, ge=1)
+    maxPerRun: int = Field(default=D.MAX_PER_RUN, ge=0)
 
 
 class AutoPromote(_Strict):
-    enabled: bool = False
+    enabled: bool = D.AUTO_PROMOTE
 
 
 class Memory(_Strict):
-    enabled: bool = False
-    extractor: Literal["rules", "model"] = "rules"
+    enabled: bool = D.ENABLED
+    extractor: Literal["rules", "model"] = D.EXTRACTOR
     model_pool: str | None = None
     pools: dict[str, list[Endpoint]] = Field(default_factory=dict)
     sessions: list[SessionSource] | None = None
-    freeze_after: float = Field(default=600.0, ge=0, allow_inf_nan=False)
-    injection_budget: int = Field(default=4000, ge=200)
+    freeze_after: float = Field(default=D.FREEZE_AFTER, ge=0, allow_inf_nan=False)
+    injection_budget: int = Field(default=D.INJECTION_BUDGET, ge=200)
     limits: Limits = Limits()
-    maxRecall: int = Field(default=5, ge=1, le=1000)  # as `recall --max`: sqlite needs a bound
-    backend: Literal["file", "sqlite"] = "sqlite"
-    preferOverDocBridge: bool = True
+    maxRecall: int = Field(default=D.MAX_RECALL, ge=1, le=1000)  # as `recall --max`: sqlite needs a bound
+    backend: Literal["file", "sqlite"] = D.BACKEND
+    preferOverDocBridge: bool = D.PREFER_OVER_DOC_BRIDGE
     recurrence: Recurrence = Recurrence()
     autoPromote: AutoPromote = AutoPromote()
 

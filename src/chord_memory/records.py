@@ -5,6 +5,7 @@ it returns the problems it found, each with a finding code and a line.
 """
 from __future__ import annotations
 
+from chord_memory import defaults as D
 from chord_memory.index import TYPES, valid_id
 from chord_memory.region import Problem, decode, split_lines
 
@@ -24,9 +25,9 @@ MAX_READ = 1 << 20  # a record larger than this is not even read: it is over any
 
 
 class Limits(NamedTuple):
-    summary_chars: int = 160
-    statement_chars: int = 1000
-    record_bytes: int = 4096
+    summary_chars: int = D.SUMMARY_CHARS
+    statement_chars: int = D.STATEMENT_CHARS
+    record_bytes: int = D.RECORD_BYTES
 
 
 DEFAULT_LIMITS = Limits()

@@ -8,6 +8,7 @@ configuration file changed.
 from __future__ import annotations
 
 from chord_memory import cache
+from chord_memory import defaults as D
 from chord_memory.records import Limits
 
 TYPE_CHECKING = False  # `typing` stays off a hook's path (structs.py)
@@ -23,7 +24,7 @@ class Settings(NamedTuple):
     enabled: bool
 
 
-DEFAULTS = Settings(Limits(), 4000, False)
+DEFAULTS = Settings(Limits(), D.INJECTION_BUDGET, D.ENABLED)
 
 
 def load(root: str) -> Settings:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from chord_memory import defaults as D
 from chord_memory import paths
 
 
@@ -32,7 +33,8 @@ class Options:
         return cls(int(m), backend, prefer == "1", (int(a), int(b), int(c)))
 
 
-DEFAULTS = Options(5, "sqlite", True, (160, 1000, 4096))
+DEFAULTS = Options(D.MAX_RECALL, D.BACKEND, D.PREFER_OVER_DOC_BRIDGE,
+                   (D.SUMMARY_CHARS, D.STATEMENT_CHARS, D.RECORD_BYTES))
 
 
 def _raw(path: str) -> bytes:
