@@ -7,6 +7,9 @@ already there and is not ours is kept as `<name>.chord-memory-previous` and
 run first by ours, with its arguments, stdin and exit status. Running install
 again refreshes our scripts and changes nothing else; `chord-memory uninstall`
 puts back what was there. `hooks/` in the source tree holds the same scripts.
+
+`install --agent claude-code [--local]` writes no git hook: it merges our Claude Code hooks
+into `.claude/settings.json` (agents/claude_code.py).
 """
 from __future__ import annotations
 
@@ -128,6 +131,16 @@ def _write(path: str, text: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "agent", None) == "claude-code":
+        from chord_memory.agents import claude_code
+
+        for message in claude_code.install(paths.find_root(), args.local):
+            print(message)
+        return 0
+    if getattr(args, "local", False):
+        from chord_memory.errors import UserError
+
+        raise UserError("--local goes with --agent claude-code (.claude/settings.local.json)")
     root = paths.find_root()
     if paths.git_dir(root) is None:
         from chord_memory.errors import UserError

@@ -1,4 +1,7 @@
-"""chord-memory uninstall: remove our git hooks and put back what `install` found there."""
+"""chord-memory uninstall: remove our git hooks and put back what `install` found there.
+
+`uninstall --agent claude-code [--local]` takes our hooks out of `.claude/settings.json`.
+"""
 from __future__ import annotations
 
 import argparse
@@ -24,6 +27,16 @@ def uninstall_one(folder: str, name: str) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "agent", None) == "claude-code":
+        from chord_memory.agents import claude_code
+
+        for message in claude_code.uninstall(paths.find_root(), args.local):
+            print(message)
+        return 0
+    if getattr(args, "local", False):
+        from chord_memory.errors import UserError
+
+        raise UserError("--local goes with --agent claude-code (.claude/settings.local.json)")
     root = paths.find_root()
     if paths.git_dir(root) is None:
         from chord_memory.errors import UserError
