@@ -89,17 +89,28 @@ def _status(p: argparse.ArgumentParser) -> None:
 
 
 def _hook(p: argparse.ArgumentParser) -> None:
-    p.add_argument("event", choices=("post-commit", "post-checkout", "post-merge", "post-rewrite"))
+    p.add_argument("event", choices=("post-commit", "post-checkout", "post-merge", "post-rewrite",
+                                      "session-end"),
+                   help="a git hook's name, or session-end (Claude Code's SessionEnd JSON on stdin)")
     p.add_argument("hook_args", nargs="*", metavar="ARG", help="the arguments git gave the hook")
 
 
+def _agent(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--agent", choices=("claude-code",),
+                   help="the agent's hooks (.claude/settings.json) instead of the git hooks")
+    p.add_argument("--local", action="store_true",
+                   help="with --agent claude-code: .claude/settings.local.json (just you)")
+
+
 def _recall(p: argparse.ArgumentParser) -> None:
-    p.add_argument("query", metavar="QUERY")
+    p.add_argument("query", metavar="QUERY", nargs="?",
+                   help="what to recall (with --format claude-code: the prompt on stdin)")
     p.add_argument("--max", type=_whole(1, 1000), metavar="N", help="at most N records (memory.maxRecall)")
     p.add_argument("--backend", choices=("file", "sqlite"), help="default: memory.backend")
     p.add_argument("--docs", nargs="+", metavar="PATH", default=[],
                    help="documentation files a brief would otherwise include")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json", "claude-code"), default="text",
+                   help="claude-code: Claude Code's UserPromptSubmit hook (its JSON on stdin)")
 
 
 def _forget(p: argparse.ArgumentParser) -> None:
@@ -131,8 +142,9 @@ COMMANDS: dict[str, tuple[str, Adder]] = {
     "extract": ("one extraction run over finished, unprocessed sessions", _extract),
     "status": ("MEMORY, MEMORY-FAIL: <reason>, or nothing when disabled", _status),
     "hook": ("what the git hooks call; decides at once and exits 0", _hook),
-    "install": ("install the git hooks and the merge driver (without pre-commit)", _none),
-    "uninstall": ("remove the git hooks and restore what was there", _none),
+    "install": ("install the git hooks and the merge driver (without pre-commit), or an agent's hooks",
+                _agent),
+    "uninstall": ("remove the git hooks and restore what was there, or an agent's hooks", _agent),
     "recall": ("the records most relevant to a query", _recall),
     "forget": ("remove a record's line from the index (the file stays)", _forget),
     "promotions": ("promotion suggestions waiting for review", _promotions),

@@ -102,6 +102,14 @@ def _json(query: str, backend: str, limit: int, hits: list[Hit], sign: str, brid
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.format == "claude-code":
+        from chord_memory.agents import prompt
+
+        return prompt.run(args)
+    if args.query is None:
+        from chord_memory.errors import UserError
+
+        raise UserError("recall needs a QUERY (or --format claude-code, which reads the prompt on stdin)")
     root = paths.find_root()
     hits, opts, backend = select(root, args.query, args.max, args.backend)
     bridge = None
