@@ -10,6 +10,12 @@ starts a new file and is never lost, and a claim left by a worker that died is
 taken over by the next one (newer triggers of the same work tree replace its
 lines: same root, same run). Many triggers in one file are one run (coalescing).
 
+A session that ended (Claude Code's SessionEnd hook) is marked in
+`<git-common-dir>/chord-memory/ended/<digest of its transcript's path>`: the file holds the
+path, its mtime is when the session ended. A run reads such a transcript at once instead of
+waiting for `memory.freeze_after`, as long as it has not changed since (a resumed session
+waits again). Markers older than a day, or beyond the newest ENDED_MAX, are removed.
+
 The hook's parent process imports this module (start.py starts the worker): the top level uses `os`, `sys`
 and `time` only; everything else is imported inside the functions that need it.
 """
@@ -24,6 +30,9 @@ DEBOUNCE = 1.0          # seconds without a new trigger before a run starts
 SETTLE_MAX = 30.0       # a storm of triggers delays a run by this much at most
 WAIT_MAX = 60.0         # longest wait for a hook's parent or a git command's index.lock
 BARRIER_MAX = 120.0
+ENDED = "ended"
+ENDED_MAX = 256
+ENDED_AGE = 86400.0     # seconds a marker is kept (freeze_after has long passed by then)
 ENV_DEBOUNCE = "CHORD_MEMORY_DEBOUNCE"
 ENV_BARRIER = "CHORD_MEMORY_TEST_BARRIER"
 
@@ -59,6 +68,57 @@ def append(state: str, key: str, event: str, wait_pid: int, root: str) -> None:
         os.write(fd, line)
     finally:
         os.close(fd)
+
+
+def mark_ended(state: str, transcript: str) -> None:
+    """Mark the transcript of a session that has ended (written whole, then renamed in)."""
+    from chord_memory.gitio import blob_sha
+
+    folder = os.path.join(state, ENDED)
+    os.makedirs(folder, exist_ok=True)
+    real = os.path.realpath(transcript)
+    path = os.path.join(folder, blob_sha(os.fsencode(real)))
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as f:
+        f.write(os.fsencode(real))
+    os.replace(tmp, path)
+    _prune_ended(folder)
+
+
+def ended(state: str) -> dict[str, float]:
+    """{real path of an ended session's transcript: when it ended (seconds)}."""
+    folder = os.path.join(state, ENDED)
+    out: dict[str, float] = {}
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return out
+    for name in names:
+        if name.endswith(".tmp"):
+            continue
+        try:
+            with open(os.path.join(folder, name), "rb") as f:
+                out[os.fsdecode(f.read(4096))] = os.fstat(f.fileno()).st_mtime
+        except OSError:
+            continue
+    return out
+
+
+def _prune_ended(folder: str) -> None:
+    import contextlib
+
+    marks = []
+    for name in os.listdir(folder):
+        try:
+            marks.append((os.stat(os.path.join(folder, name)).st_mtime, name))
+        except OSError:
+            continue
+    marks.sort(reverse=True)
+    now = time.time()
+    for i, (at, name) in enumerate(marks):
+        if i >= ENDED_MAX or now - at > ENDED_AGE:
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(folder, name))
 
 
 def keys(state: str) -> list[str]:

@@ -25,15 +25,18 @@ def worker_env(env: dict[str, str] | None = None) -> dict[str, str]:
     return clean_env(os.environ if env is None else env)
 
 
-def start(root: str, state: str, key: str, event: str, wait_pid: int, check_enabled: bool) -> None:
+def start(root: str, state: str, key: str, event: str, wait_pid: int, check_enabled: bool,
+          ended: str = "") -> None:
     """Fork; the child records the trigger and, if no worker holds the lock, becomes one.
 
     The parent returns at once. The child leaves git's session and its pipes
     (new session; stdin, stdout and stderr on /dev/null, then stdout and stderr
     on the log once there is something to log) before it does anything else, so
     neither pre-commit nor a caller capturing `git commit` output waits for it.
+    `ended` names the transcript of a session that has ended (Claude Code's SessionEnd):
+    the child marks it, so the run reads it without waiting for `memory.freeze_after`.
     """
-    _fork(root, state, lambda: _trigger(root, state, key, event, wait_pid, check_enabled))
+    _fork(root, state, lambda: _trigger(root, state, key, event, wait_pid, check_enabled, ended))
 
 
 def start_worker(root: str, state: str) -> None:
@@ -82,7 +85,8 @@ def _max_fd() -> int:
         return 4096
 
 
-def _trigger(root: str, state: str, key: str, event: str, wait_pid: int, check_enabled: bool) -> None:
+def _trigger(root: str, state: str, key: str, event: str, wait_pid: int, check_enabled: bool,
+             ended: str = "") -> None:
     if check_enabled:
         from chord_memory import settings
         from chord_memory.errors import UserError
@@ -92,6 +96,8 @@ def _trigger(root: str, state: str, key: str, event: str, wait_pid: int, check_e
                 return
         except UserError:
             return  # `chord-memory status` reports a configuration error itself
+    if ended:
+        queue.mark_ended(state, ended)
     queue.append(state, key, event, wait_pid, root)
     _exec_worker(state)
 

@@ -121,6 +121,7 @@ def wait_quiet_git(git_dir: str) -> str | None:
 def run_claimed(mark: Mark) -> None:
     """One run for the triggers of one work tree; its outcome goes to the status and the log."""
     from chord_memory import config, crashlog, errors, status
+    from chord_memory.background import queue
     from chord_memory.extract import run as pipeline
 
     root = mark.root
@@ -134,7 +135,8 @@ def run_claimed(mark: Mark) -> None:
     events = ", ".join(f"{e} x{mark.events.count(e)}" for e in dict.fromkeys(mark.events))
     try:
         status.log(root, f"run: {len(mark.events)} trigger(s) ({events})")
-        outcome = pipeline.run(root, cfg)
+        state = paths.state_dir(root)
+        outcome = pipeline.run(root, cfg, ended=queue.ended(state) if state else None)
     except UserError as e:
         status.fail(root, str(e))
         return

@@ -130,8 +130,17 @@ def _consolidate(root: str, model: ModelExtractor, limits: Limits, created: str,
     return out
 
 
+def _ended(ended: Mapping[str, float] | None, path: str, changed: float) -> bool:
+    """Whether the session ended and its transcript has not changed since (not resumed)."""
+    at = ended.get(os.path.realpath(path)) if ended else None
+    return at is not None and changed <= at
+
+
 def run(root: str, cfg: Config, *, dry_run: bool = False, now: float | None = None,
-        env: Mapping[str, str] | None = None, timing: Timing | None = None) -> Outcome:
+        env: Mapping[str, str] | None = None, timing: Timing | None = None,
+        ended: Mapping[str, float] | None = None) -> Outcome:
+    """`ended`: {transcript's real path: when its session ended} (background/queue.py): such a
+    transcript, unchanged since, is read without waiting for `memory.freeze_after`."""
     from chord_memory import records, status, transcripts
 
     env = os.environ if env is None else env
@@ -160,7 +169,7 @@ def run(root: str, cfg: Config, *, dry_run: bool = False, now: float | None = No
             stamp = transcripts.stamp(kind, path)
         except OSError:
             continue
-        if now - stamp[0] < cfg.memory.freeze_after:
+        if now - stamp[0] < cfg.memory.freeze_after and not _ended(ended, path, stamp[0]):
             continue  # not frozen: the session may still be going on
         if ledger.unchanged(kind, path, stamp):
             continue
