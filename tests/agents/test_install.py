@@ -14,8 +14,9 @@ USERS = {
     "hooks": {
         "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo hello"}]}],
         "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}],
-        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "date"},
-                                        {"type": "command", "command": "chord-memory recall --format claude-code"}]}],
+        "UserPromptSubmit": [{"hooks": [
+            {"type": "command", "command": "date"},
+            {"type": "command", "command": "chord-memory recall --format claude-code"}]}],
     },
 }
 OURS = {

@@ -18,6 +18,7 @@ when nothing but our entries was in it (install created it).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from typing import Any, NamedTuple
@@ -207,10 +208,8 @@ def uninstall(root: str, local: bool) -> list[str]:
             raise UserError(f"{rel}: changed while it was being read; run the command again")
         os.unlink(path)
         said.append(f"{rel}: removed the file (only chord-memory's entries were in it)")
-        try:
+        with contextlib.suppress(OSError):
             os.rmdir(os.path.dirname(path))  # the folder install created, when it is empty
-        except OSError:
-            pass
         return said
 
     def change(current: bytes | None) -> bytes | None:
