@@ -150,6 +150,8 @@ COMMANDS: dict[str, tuple[str, Adder]] = {
     "promotions": ("promotion suggestions waiting for review", _promotions),
     "learnings": ("lessons seen in sessions, and promoting them to decisions", _learnings),
     "merge-driver": ("git merge driver for MEMORY.md (%%O %%A %%B)", _merge_driver),
+    "mcp": ("an MCP server over stdio: read-only recall, summary, status, record (extra: [mcp])",
+            _none),
 }
 
 
