@@ -115,3 +115,22 @@ def test_local_without_an_agent_is_a_usage_error(repo: Path) -> None:
     done = cli("install", "--local", cwd=repo)
     assert done.returncode == 2 and "--agent claude-code" in done.stderr
     assert not (repo / ".git/hooks/post-commit").exists()
+
+
+def test_the_installed_session_start_and_status_line_run_as_claude_code_runs_them(
+        example_repo: Path, tmp_path: Path) -> None:
+    from tests.agents.helpers import installed, shell
+
+    assert cli("install", "--agent", "claude-code", "--local", cwd=example_repo).returncode == 0
+    start = json.dumps({"session_id": "abc", "transcript_path": str(tmp_path / "t.jsonl"),
+                        "cwd": str(example_repo), "hook_event_name": "SessionStart", "source": "startup"})
+    done = shell(installed(example_repo, "SessionStart", local=True), example_repo, start)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)["hookSpecificOutput"]
+    assert out["hookEventName"] == "SessionStart" and "use-uv-for-installs" in out["additionalContext"]
+    line = installed(example_repo, "statusLine", local=True)
+    stdin = json.dumps({"workspace": {"current_dir": str(example_repo)}})
+    assert shell(line, example_repo, stdin).stdout == ""  # extraction off: nothing
+    (example_repo / ".chord/config.yaml").parent.mkdir(exist_ok=True)
+    (example_repo / ".chord/config.yaml").write_text("memory:\n  enabled: true\n")
+    assert shell(line, example_repo, stdin).stdout == "MEMORY\n"
