@@ -153,10 +153,11 @@ def server(root: str) -> MCPServer:
 
 def main(root: str) -> int:
     try:
-        import mcp  # noqa: F401
+        import mcp.server.mcpserver  # noqa: F401  (mcp 2's server API)
     except ImportError:
         from chord_memory.errors import UserError
 
-        raise UserError("the MCP server needs the mcp extra: pip install 'chord-memory[mcp]'") from None
+        raise UserError("the MCP server needs the mcp extra: pip install 'chord-memory[mcp]' "
+                        "(mcp 2.3 or later)") from None
     server(root).run("stdio")
     return 0

@@ -93,4 +93,4 @@ def test_without_the_extra_one_line(example_repo: Path, tmp_path: Path) -> None:
                           capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
     assert done.returncode == 2
     assert done.stderr == ("chord-memory: the MCP server needs the mcp extra: "
-                           "pip install 'chord-memory[mcp]'\n")
+                           "pip install 'chord-memory[mcp]' (mcp 2.3 or later)\n")
