@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/statements.py
 	$(BIN)/python bench/hooks.py
 	$(BIN)/python bench/recall.py
+	$(BIN)/python bench/prompt.py
 
 # The offline extractor's model, learnt from tests/extract/statements/ (docs/extraction.md):
 # run after a change to the rules' patterns or to a training set (test_weigh.py says when).
