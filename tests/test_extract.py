@@ -133,12 +133,12 @@ def test_unusable_region_fails_and_writes_nothing(repo: Path, capsys: pytest.Cap
 def test_a_hand_edit_between_read_and_write_survives(
     repo: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from chord_memory.extract import apply
+    from chord_memory import memory_md
 
     enable(repo)
     (repo / "MEMORY.md").write_text("# Mine\n\n<!-- chord-memory:begin -->\n<!-- chord-memory:end -->\n")
     ClaudeSession(repo).user("Always run the linters with make lint before you hand work back.")
-    real = apply.merge
+    real = memory_md.merge
     edits = []
 
     def user_edits_meanwhile(entries, ops):  # type: ignore[no-untyped-def]
@@ -148,7 +148,7 @@ def test_a_hand_edit_between_read_and_write_survives(
             p.write_text(p.read_text().replace("# Mine\n", "# Mine, edited by hand\n"))
         return real(entries, ops)
 
-    monkeypatch.setattr(apply, "merge", user_edits_meanwhile)
+    monkeypatch.setattr(memory_md, "merge", user_edits_meanwhile)
     assert main(["extract"]) == 0
     text = (repo / "MEMORY.md").read_text()
     assert text.startswith("# Mine, edited by hand\n") and "make lint" in text

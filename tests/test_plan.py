@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from chord_memory import index, records
+from chord_memory import index, memory_md, records
 from chord_memory.extract import apply, plan
 from chord_memory.extract.reply import NewRecord, Promotion, Reply, Retire
 from tests.test_check_codes import MIG, UV, add_record, entry, set_region
@@ -44,7 +44,7 @@ def test_supersedes_replaces_the_line_in_place(example_repo: Path) -> None:
     got = ids(example_repo)
     assert UV not in got and got[0].startswith(NOW[:10].replace("-", "")) and len(got) == 3
     assert (example_repo / f".chord/memory/records/{UV}.md").exists()  # provenance stays
-    assert p.ops[0][0] == "replace"
+    assert isinstance(p.ops[0], memory_md.Replace)
 
 
 def test_duplicates_are_skipped_even_of_orphans(example_repo: Path) -> None:
@@ -114,7 +114,17 @@ def test_merge_keeps_order_and_is_idempotent() -> None:
     def e(i: str) -> index.Entry:
         return index.Entry("fact", f"entry {i}", f"20261129-entry-{i}", 0)
 
-    ops = [["add", e("new").render()], ["replace", e("b").id, e("b2").render()], ["remove", e("c").id]]
-    once = apply.merge([e("a"), e("b"), e("c"), e("d")], ops)
+    ops = [memory_md.Add(e("new")), memory_md.Replace(e("b").id, e("b2")), memory_md.Remove(e("c").id)]
+    once = memory_md.merge([e("a"), e("b"), e("c"), e("d")], ops)
     assert [x.id[-3:] for x in once] == ["new", "y-a", "-b2", "y-d"]
-    assert apply.merge(once, ops) == once
+    assert memory_md.merge(once, ops) == once
+
+
+def test_the_journal_form_of_the_operations_round_trips() -> None:
+    """A plan's operations are kept in its journal as JSON lists; what comes back is the plan."""
+    a, b = (index.Entry("fact", f"entry {i}", f"20261129-entry-{i}", 0) for i in "ab")
+    ops = [memory_md.Add(a), memory_md.Replace(a.id, b), memory_md.Remove(a.id)]
+    packed = memory_md.pack(ops)
+    assert packed == [["add", a.render()], ["replace", a.id, b.render()], ["remove", a.id]]
+    assert memory_md.unpack(packed) == (ops, "")
+    assert memory_md.unpack([["replace", a.id]])[1] == "an index operation is malformed"
