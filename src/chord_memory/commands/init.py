@@ -24,9 +24,14 @@ chord-memory; everything else in this file is yours. Delete a line to forget it.
 
 
 def run(args: argparse.Namespace) -> int:
+    del args  # init takes no arguments
+    return init(paths.find_root())
+
+
+def init(root: str) -> int:
+    """The managed region in MEMORY.md and .chord/config.yaml, each created when missing."""
     from chord_memory import index, memory_md
 
-    root = paths.find_root()
     said = []
     try:
         data = memory_md.read(root)
