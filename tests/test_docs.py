@@ -6,7 +6,7 @@ import re
 import yaml
 
 from chord_memory.findings import CODES
-from tests.conftest import ROOT
+from tests.helpers import ROOT
 
 
 def test_every_hook_is_in_the_readme() -> None:

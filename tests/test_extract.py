@@ -2,38 +2,13 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from chord_memory.cli import main
-from tests.conftest import git
+from tests.helpers import enable, everything_written, git, records
 from tests.sessions import ClaudeSession
-
-REC = ".chord/memory/records"
-
-
-def enable(repo: Path, extra: str = "") -> None:
-    (repo / ".chord").mkdir(exist_ok=True)
-    (repo / ".chord/config.yaml").write_text(f"memory:\n  enabled: true\n  freeze_after: 0\n{extra}")
-
-
-def records(repo: Path) -> dict[str, str]:
-    folder = repo / REC
-    return {p.name: p.read_text() for p in folder.iterdir()} if folder.exists() else {}
-
-
-def everything_written(repo: Path) -> str:
-    """All text the tool wrote: memory files, and its state folder (ledger, log, status)."""
-    out = []
-    for base in (repo / ".chord", repo / ".git/chord-memory"):
-        for dirpath, _, files in os.walk(base):
-            for name in files:
-                out.append((Path(dirpath) / name).read_bytes().decode("utf-8", "replace"))
-    if (repo / "MEMORY.md").exists():
-        out.append((repo / "MEMORY.md").read_text())
-    return "\n".join(out)
 
 
 def test_disabled_reads_and_writes_nothing(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:

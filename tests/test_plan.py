@@ -8,7 +8,7 @@ import pytest
 from chord_memory import index, memory_md, records
 from chord_memory.extract import apply, plan
 from chord_memory.extract.reply import NewRecord, Promotion, Reply, Retire
-from tests.test_check_codes import MIG, UV, add_record, entry, set_region
+from tests.helpers import MIG, UV, add_record, entry, set_region
 
 LIMITS = records.Limits()
 NOW = "2026-11-30T10:00:00Z"
@@ -108,23 +108,3 @@ def test_promotion_paths_must_stay_in_the_project() -> None:
 def test_assistant_never_verified() -> None:
     with pytest.raises(ValueError):
         new("The cache is rebuilt nightly by the cron job.", source="assistant", status="verified")
-
-
-def test_merge_keeps_order_and_is_idempotent() -> None:
-    def e(i: str) -> index.Entry:
-        return index.Entry("fact", f"entry {i}", f"20261129-entry-{i}", 0)
-
-    ops = [memory_md.Add(e("new")), memory_md.Replace(e("b").id, e("b2")), memory_md.Remove(e("c").id)]
-    once = memory_md.merge([e("a"), e("b"), e("c"), e("d")], ops)
-    assert [x.id[-3:] for x in once] == ["new", "y-a", "-b2", "y-d"]
-    assert memory_md.merge(once, ops) == once
-
-
-def test_the_journal_form_of_the_operations_round_trips() -> None:
-    """A plan's operations are kept in its journal as JSON lists; what comes back is the plan."""
-    a, b = (index.Entry("fact", f"entry {i}", f"20261129-entry-{i}", 0) for i in "ab")
-    ops = [memory_md.Add(a), memory_md.Replace(a.id, b), memory_md.Remove(a.id)]
-    packed = memory_md.pack(ops)
-    assert packed == [["add", a.render()], ["replace", a.id, b.render()], ["remove", a.id]]
-    assert memory_md.unpack(packed) == (ops, "")
-    assert memory_md.unpack([["replace", a.id]])[1] == "an index operation is malformed"

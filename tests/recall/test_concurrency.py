@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.conftest import git
+from tests.helpers import git
 from tests.recall import corpus
 
 READER = """

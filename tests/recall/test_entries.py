@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from chord_memory import memory_md as md_file
 from chord_memory.recall import entries, schema
-from tests.test_check_codes import entry
+from tests.helpers import entry
 
 HEAD = "# Project memory\n\nYour own text.\n\n<!-- chord-memory:begin -->\n"
 TAIL = "<!-- chord-memory:end -->\n\nMore of your text.\n"

@@ -8,7 +8,7 @@ import pytest
 from chord_memory import check, settings, snapshot
 from chord_memory.check.stale import named_paths, stale_findings
 from chord_memory.findings import CODES, Finding
-from tests.test_check_codes import add_record, entry, set_region
+from tests.helpers import add_record, entry, set_region
 
 NEW = "20261129-paths-aaaaaa"
 
