@@ -53,7 +53,6 @@ def counting(real):
 os.replace = counting(os.replace)
 os.link = counting(os.link)
 from chord_memory.cli import main
-from tests.helpers import secrets
 raise SystemExit(main(["extract"]))
 """
 
