@@ -32,11 +32,11 @@ RARE = "kubernetes autoscaling quotas"
 # In a child process, so the imports are paid before the clock starts.
 _UPDATE = """
 import time
-from chord_memory.recall import options, store, update
+from chord_memory.recall import options, schema, update
 key = options.config_key('.'); opts = options.from_config('.')
-conn = store.connect('.')
+conn = schema.connect('.')
 start = time.perf_counter()
-if not store.is_fresh(conn, '.', key, store.read_meta(conn)):
+if not schema.is_fresh(conn, '.', key, schema.read_meta(conn)):
     update.bring_up_to_date(conn, '.', key, opts)
 print((time.perf_counter() - start) * 1000)
 """

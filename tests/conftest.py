@@ -4,14 +4,12 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT / "examples"
+from tests.helpers import ROOT, add_examples, git, make_repo
 
 _ISOLATED = {
     "GIT_CONFIG_GLOBAL": os.devnull,
@@ -39,32 +37,12 @@ def _isolate(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Monke
     monkeypatch.delenv("CI", raising=False)
 
 
-def git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        ["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", *args],
-        cwd=repo, check=check, capture_output=True, text=True,
-    )
-
-
-def make_repo(path: Path) -> Path:
-    path.mkdir(parents=True, exist_ok=True)
-    git(path, "init", "-q")
-    return path
-
-
 @pytest.fixture
 def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """An empty git repository, which is also the working directory."""
     r = make_repo(tmp_path / "repo")
     monkeypatch.chdir(r)
     return r
-
-
-def add_examples(repo: Path) -> None:
-    (repo / ".chord/memory/records").mkdir(parents=True, exist_ok=True)
-    for f in (EXAMPLES / "records").iterdir():
-        shutil.copy(f, repo / ".chord/memory/records" / f.name)
-    shutil.copy(EXAMPLES / "MEMORY.md", repo / "MEMORY.md")
 
 
 @pytest.fixture
@@ -74,14 +52,6 @@ def example_repo(repo: Path) -> Path:
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "memory")
     return repo
-
-
-def cli(*args: str, cwd: Path | None = None, input: str | None = None) -> subprocess.CompletedProcess[str]:
-    """Run the real command line in a child process."""
-    return subprocess.run(
-        [sys.executable, "-m", "chord_memory", *args],
-        cwd=cwd, capture_output=True, text=True, input=input,
-    )
 
 
 @pytest.fixture(scope="session")

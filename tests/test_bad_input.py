@@ -1,16 +1,13 @@
 """Bad input: the right exit code, one clear line, no traceback, nothing written."""
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import add_examples, cli, git
-from tests.test_check_codes import REC, entry, record, set_region
+from tests.helpers import REC, add_examples, cli, entry, git, record, set_region, tree_digest
 
 BOMB = (
     "---\n"
@@ -24,24 +21,6 @@ BOMB = (
     "---\n## Conclusion\nboom\n"
 )
 RID = "20261129-bad-input-aaaaaa"
-
-
-def tree_digest(root: Path) -> dict[str, str]:
-    """What each path outside .git is: a link's target, a file's hash, or its kind (a FIFO is
-    never opened)."""
-    out = {}
-    for dirpath, dirnames, filenames in os.walk(root):
-        if ".git" in dirnames:
-            dirnames.remove(".git")
-        for name in dirnames + filenames:
-            p = Path(dirpath) / name
-            if p.is_symlink():
-                out[str(p)] = "link:" + os.readlink(p)
-            elif p.is_file():
-                out[str(p)] = hashlib.sha256(p.read_bytes()).hexdigest()
-            else:
-                out[str(p)] = "dir" if p.is_dir() else "other"
-    return out
 
 
 def _bomb(r: Path) -> None:

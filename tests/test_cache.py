@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from chord_memory.cli import main
-from tests.test_check_codes import add_record, entry, index_with, set_region
+from tests.helpers import add_record, entry, index_with, set_region
 
 
 def findings(capsys: pytest.CaptureFixture[str]) -> list[str]:

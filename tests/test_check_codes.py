@@ -9,50 +9,24 @@ from pathlib import Path
 import pytest
 
 from chord_memory.cli import main
-from tests.conftest import add_examples, git
-
-REC = ".chord/memory/records"
-UV = "20261120-use-uv-for-installs-3f9a1c"
-MIG = "20261121-migrations-need-review-b71e04"
-
-
-def record(rid: str, *, type: str = "fact", source: str = "user", status: str = "stated",
-           summary: str = "A short summary.", conclusion: str = "The statement itself.",
-           extra: str = "", supersedes: str = "null") -> str:
-    return (
-        f"---\nid: {rid}\ntype: {type}\nsource: {source}\nstatus: {status}\nactor: auto\n"
-        f"created: 2026-11-29T23:50:00Z\nsession: test:1\nsupersedes: {supersedes}\n"
-        f"summary: {summary}\n{extra}---\n## Conclusion\n{conclusion}\n\n## Why\nBecause.\n"
-    )
-
-
-def entry(rid: str, type: str = "fact", summary: str = "A short summary.") -> str:
-    return f"- {type}: {summary} ([{rid}]({REC}/{rid}.md))"
-
-
-def set_region(repo: Path, lines: list[str], keep: bool = True) -> None:
-    """Put lines at the top of the region; keep=False drops the entries that were there."""
-    text = (repo / "MEMORY.md").read_text()
-    head, _, rest = text.partition("<!-- chord-memory:begin -->\n")
-    old, _, tail = rest.partition("<!-- chord-memory:end -->\n")
-    body = "".join(line + "\n" for line in lines) + (old if keep else "")
-    (repo / "MEMORY.md").write_text(
-        f"{head}<!-- chord-memory:begin -->\n{body}<!-- chord-memory:end -->\n{tail}")
-
-
-def add_record(repo: Path, rid: str, text: str | None = None, **kw: str) -> None:
-    (repo / REC / f"{rid}.md").write_text(text if text is not None else record(rid, **kw))
+from tests.helpers import (
+    GH_TOKEN,
+    REC,
+    UV,
+    add_examples,
+    add_record,
+    entry,
+    git,
+    index_with,
+    record,
+    set_region,
+)
 
 
 def codes(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str]]:
     rc = main(["check", "--format", "json", *args])
     out = json.loads(capsys.readouterr().out)
     return rc, [f["code"] for f in out["findings"]]
-
-
-def index_with(repo: Path, rid: str, **kw: str) -> None:
-    add_record(repo, rid, **kw)
-    set_region(repo, [entry(rid, kw.get("type", "fact"), kw.get("summary", "A short summary."))])
 
 
 def _edit(path: Path, old: str, new: str) -> None:
@@ -77,7 +51,6 @@ def typed(repo: Path, entry_type: str) -> None:
     set_region(repo, [entry("20261129-typed-aaaaaa", entry_type)])
 
 
-GH_TOKEN = "ghp_" + "x7Kq2mZp9RtLw4VbN8cYd3Hj6Fs1Ga5Ue0Ti"
 Mutation = Callable[[Path], None]
 NEW = "20261129-new-record-aaaaaa"
 CASES: dict[str, tuple[Mutation, Mutation]] = {

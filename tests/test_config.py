@@ -8,7 +8,7 @@ import pytest
 
 from chord_memory import config
 from chord_memory.errors import UserError
-from tests.conftest import cli
+from tests.helpers import cli
 
 
 def write(path: Path, text: str) -> None:

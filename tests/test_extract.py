@@ -2,38 +2,13 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from chord_memory.cli import main
-from tests.conftest import git
+from tests.helpers import enable, everything_written, git, records
 from tests.sessions import ClaudeSession
-
-REC = ".chord/memory/records"
-
-
-def enable(repo: Path, extra: str = "") -> None:
-    (repo / ".chord").mkdir(exist_ok=True)
-    (repo / ".chord/config.yaml").write_text(f"memory:\n  enabled: true\n  freeze_after: 0\n{extra}")
-
-
-def records(repo: Path) -> dict[str, str]:
-    folder = repo / REC
-    return {p.name: p.read_text() for p in folder.iterdir()} if folder.exists() else {}
-
-
-def everything_written(repo: Path) -> str:
-    """All text the tool wrote: memory files, and its state folder (ledger, log, status)."""
-    out = []
-    for base in (repo / ".chord", repo / ".git/chord-memory"):
-        for dirpath, _, files in os.walk(base):
-            for name in files:
-                out.append((Path(dirpath) / name).read_bytes().decode("utf-8", "replace"))
-    if (repo / "MEMORY.md").exists():
-        out.append((repo / "MEMORY.md").read_text())
-    return "\n".join(out)
 
 
 def test_disabled_reads_and_writes_nothing(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -133,12 +108,12 @@ def test_unusable_region_fails_and_writes_nothing(repo: Path, capsys: pytest.Cap
 def test_a_hand_edit_between_read_and_write_survives(
     repo: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from chord_memory.extract import apply
+    from chord_memory import memory_md
 
     enable(repo)
     (repo / "MEMORY.md").write_text("# Mine\n\n<!-- chord-memory:begin -->\n<!-- chord-memory:end -->\n")
     ClaudeSession(repo).user("Always run the linters with make lint before you hand work back.")
-    real = apply.merge
+    real = memory_md.merge
     edits = []
 
     def user_edits_meanwhile(entries, ops):  # type: ignore[no-untyped-def]
@@ -148,7 +123,7 @@ def test_a_hand_edit_between_read_and_write_survives(
             p.write_text(p.read_text().replace("# Mine\n", "# Mine, edited by hand\n"))
         return real(entries, ops)
 
-    monkeypatch.setattr(apply, "merge", user_edits_meanwhile)
+    monkeypatch.setattr(memory_md, "merge", user_edits_meanwhile)
     assert main(["extract"]) == 0
     text = (repo / "MEMORY.md").read_text()
     assert text.startswith("# Mine, edited by hand\n") and "make lint" in text

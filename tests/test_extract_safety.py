@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import random
-import string
 import subprocess
 import sys
 from pathlib import Path
@@ -11,31 +10,9 @@ import pytest
 
 from chord_memory import index, records
 from chord_memory.cli import main
+from tests.helpers import enable, everything_written, secrets
+from tests.helpers import records as record_files
 from tests.sessions import ClaudeSession
-from tests.test_extract import enable, everything_written
-from tests.test_extract import records as record_files
-
-
-def _rand(alphabet: str, n: int, rng: random.Random) -> str:
-    return "".join(rng.choice(alphabet) for _ in range(n))
-
-
-def secrets(rng: random.Random) -> list[str]:
-    """Values in each provider's documented shape, built at run time."""
-    an = string.ascii_letters + string.digits
-    return [
-        "ghp_" + _rand(an, 36, rng),
-        "github_pat_" + _rand(an, 22, rng) + "_" + _rand(an, 59, rng),
-        "AKIA" + _rand(string.ascii_uppercase + string.digits, 16, rng),
-        "xoxb-" + _rand(string.digits, 12, rng) + "-" + _rand(string.digits, 12, rng)
-        + "-" + _rand(an, 24, rng),
-        "sk-ant-api03-" + _rand(an + "-_", 93, rng) + "AA",
-        "sk_live_" + _rand(an, 24, rng),
-        "glpat-" + _rand(an + "-_", 20, rng),
-        "hf_" + _rand(an, 34, rng),
-        "npm_" + _rand(an, 36, rng),
-        "Tr0ub4dor-" + _rand(an, 10, rng),
-    ]
 
 
 def test_no_secret_reaches_any_file(repo: Path) -> None:

@@ -13,9 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import add_examples, git
-from tests.test_bad_input import tree_digest
-from tests.test_check_codes import GH_TOKEN, REC, add_record, entry, set_region
+from tests.helpers import GH_TOKEN, REC, add_examples, add_record, entry, git, set_region, tree_digest
 
 RID = "20261120-use-uv-for-installs-3f9a1c"  # an example record the commands below name
 STATE = ".git/chord-memory"

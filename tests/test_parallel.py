@@ -7,7 +7,7 @@ import pytest
 
 from chord_memory import parallel
 from chord_memory.cli import main
-from tests.test_check_codes import add_record, entry, set_region
+from tests.helpers import add_record, entry, set_region
 
 
 def square(x: int) -> int:

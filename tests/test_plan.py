@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from chord_memory import index, records
+from chord_memory import index, memory_md, records
 from chord_memory.extract import apply, plan
 from chord_memory.extract.reply import NewRecord, Promotion, Reply, Retire
-from tests.test_check_codes import MIG, UV, add_record, entry, set_region
+from tests.helpers import MIG, UV, add_record, entry, set_region
 
 LIMITS = records.Limits()
 NOW = "2026-11-30T10:00:00Z"
@@ -44,7 +44,7 @@ def test_supersedes_replaces_the_line_in_place(example_repo: Path) -> None:
     got = ids(example_repo)
     assert UV not in got and got[0].startswith(NOW[:10].replace("-", "")) and len(got) == 3
     assert (example_repo / f".chord/memory/records/{UV}.md").exists()  # provenance stays
-    assert p.ops[0][0] == "replace"
+    assert isinstance(p.ops[0], memory_md.Replace)
 
 
 def test_duplicates_are_skipped_even_of_orphans(example_repo: Path) -> None:
@@ -108,13 +108,3 @@ def test_promotion_paths_must_stay_in_the_project() -> None:
 def test_assistant_never_verified() -> None:
     with pytest.raises(ValueError):
         new("The cache is rebuilt nightly by the cron job.", source="assistant", status="verified")
-
-
-def test_merge_keeps_order_and_is_idempotent() -> None:
-    def e(i: str) -> index.Entry:
-        return index.Entry("fact", f"entry {i}", f"20261129-entry-{i}", 0)
-
-    ops = [["add", e("new").render()], ["replace", e("b").id, e("b2").render()], ["remove", e("c").id]]
-    once = apply.merge([e("a"), e("b"), e("c"), e("d")], ops)
-    assert [x.id[-3:] for x in once] == ["new", "y-a", "-b2", "y-d"]
-    assert apply.merge(once, ops) == once

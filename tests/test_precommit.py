@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ROOT, add_examples, git
-from tests.test_check_codes import REC, add_record, entry, set_region
+from tests.helpers import REC, ROOT, add_examples, add_record, entry, git, set_region
 
 pytestmark = pytest.mark.slow
 PRE_COMMIT = [sys.executable, "-m", "pre_commit"]

@@ -7,7 +7,7 @@ import pytest
 
 from chord_memory import summary
 from chord_memory.cli import main
-from tests.test_check_codes import add_record, entry, set_region
+from tests.helpers import add_record, entry, set_region
 
 
 def test_everything_fits(example_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:

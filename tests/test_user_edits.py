@@ -16,13 +16,20 @@ from pathlib import Path
 import pytest
 
 from chord_memory import index
+from chord_memory import memory_md as md_file
 from chord_memory.cli import main
 from chord_memory.errors import UserError
-from chord_memory.extract import apply, state
+from chord_memory.extract import state
 from tests.sessions import ClaudeSession
 
 BEGIN, END = "<!-- chord-memory:begin -->", "<!-- chord-memory:end -->"
 REC = ".chord/memory/records"
+
+
+def add(line: str) -> md_file.Add:
+    got = index.parse_entry(line, 0)
+    assert isinstance(got, index.Entry)
+    return md_file.Add(got)
 
 
 def entry(n: int) -> str:
@@ -66,7 +73,7 @@ def test_an_editor_that_truncates_then_writes_keeps_its_text(repo: Path) -> None
         t = threading.Thread(target=editor)
         t.start()
         truncated.wait()
-        apply.update_index(str(repo), [["add", entry(100 + n)]])
+        md_file.update(str(repo), [add(entry(100 + n))])
         t.join()
         got_notes, got_entries = parts(md.read_bytes())
         assert got_notes == notes, f"round {n}: the editor's text was lost"
@@ -133,7 +140,7 @@ def test_edits_racing_updates_are_never_undone(repo: Path, seed: int) -> None:
     k = kept = 0
     while time.monotonic() < stop:
         try:
-            apply.update_index(str(repo), [["add", entry(1000 + k)]])
+            md_file.update(str(repo), [add(entry(1000 + k))])
         except UserError:  # MEMORY.md kept changing: nothing written, tried again later
             kept += 1
         k += 1
@@ -185,8 +192,8 @@ def test_a_crash_before_the_index_write_is_finished_by_the_next_run(repo: Path) 
     ClaudeSession(repo).user("Always run the linters with `make lint` before you hand a change back.")
     code = (
         "import os\n"
-        "from chord_memory.extract import apply\n"
-        "apply.update_index = lambda *a, **k: os._exit(137)  # killed before MEMORY.md is written\n"
+        "from chord_memory import memory_md\n"
+        "memory_md.update = lambda *a, **k: os._exit(137)  # killed before MEMORY.md is written\n"
         "from chord_memory.cli import main\n"
         "main(['extract'])\n"
     )

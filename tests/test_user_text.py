@@ -15,8 +15,7 @@ import pytest
 
 from chord_memory.cli import main
 from chord_memory.transcripts import claude_code_project_dir, read_session
-from tests.transcripts.helpers import relocated
-from tests.transcripts.test_harness import CC, CODEX_NOW, CODEX_OLD
+from tests.transcripts.helpers import CC, CODEX_NOW, CODEX_OLD, relocated
 
 NEVER = ("make test", "42 passed", "opened the file", "parser.add_argument", "reminder",
          "drops a column", "npm run build", "prettier", "signing keys", "never upload keys",

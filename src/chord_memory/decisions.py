@@ -88,18 +88,14 @@ def _refusal(rec: records.Record, text: str, limits: records.Limits, known: set[
 
 def _region_problem(root: str) -> str | None:
     """Why MEMORY.md's region cannot take a new line, checked before any file is written."""
-    from chord_memory.recall.entries import ids
+    from chord_memory import memory_md
 
-    try:
-        return ids(atomic.read_or_none(f"{root}/{paths.MEMORY_MD}"))[1] or None
-    except OSError as e:
-        return f"{paths.MEMORY_MD}: {e.strerror or 'unreadable'}"
+    return memory_md.problem(root)
 
 
 def promote(root: str, key: str, by: str, limits: records.Limits, known: set[str]) -> str:
     """Write the decision record, index it, mark the learning promoted; the record id."""
-    from chord_memory import index
-    from chord_memory.extract.apply import update_index
+    from chord_memory import index, memory_md
 
     lr = learnings.find(root, key)
     if lr.status == "promoted":
@@ -110,7 +106,7 @@ def promote(root: str, key: str, by: str, limits: records.Limits, known: set[str
     if reason:
         raise UserError(f"{lr.key} was not promoted: {reason}", 1)
     atomic.create_exclusive(f"{root}/{paths.record_path(rec.id)}", text.encode())
-    update_index(root, [["add", index.Entry("decision", rec.summary, rec.id, 0).render()]])
+    memory_md.update(root, [memory_md.Add(index.Entry("decision", rec.summary, rec.id, 0))])
     learnings.change(root, lr.key, lambda old: learnings.act(
         old or lr, "promote", by, "promoted", record=rec.id)._replace(record=rec.id))
     known.add(normalize(rec.conclusion))
@@ -127,13 +123,13 @@ def reject(root: str, key: str, by: str) -> Learning:
 
 def revoke(root: str, ident: str, by: str) -> Learning:
     """Take a promoted decision's line out of the index; its record file stays."""
-    from chord_memory.extract.apply import update_index
+    from chord_memory import memory_md
 
     lr = learnings.find(root, ident)
     if lr.status != "promoted" or not lr.record:
         raise UserError(f"{lr.key} is {lr.status}, not a promoted decision; "
                         "`learnings reject` turns down an open learning", 1)
-    update_index(root, [["remove", lr.record]])
+    memory_md.update(root, [memory_md.Remove(lr.record)])
     record = lr.record
     return learnings.change(root, lr.key, lambda old: learnings.act(
         old or lr, "revoke", by, "revoked", record=record)) or lr

@@ -1,4 +1,4 @@
-"""Index entries: the lines of the managed region.
+"""Index entries: the grammar of the lines of the managed region (text in, no files: memory_md.py).
 
     - <type>: <summary> ([<id>](.chord/memory/records/<id>.md))
 """

@@ -16,7 +16,7 @@ import os
 import re
 from typing import NamedTuple
 
-from chord_memory import atomic, paths
+from chord_memory import atomic, index, paths
 from chord_memory.errors import UserError
 from chord_memory.index import valid_id
 from chord_memory.learnings import read_file
@@ -116,18 +116,20 @@ def _read(root: str, rel: str) -> bytes | None:
 
 
 def indexed(root: str) -> list[str]:
-    from chord_memory.recall.entries import ids
+    from chord_memory import memory_md
 
-    got, _ = ids(_read(root, paths.MEMORY_MD))
-    return got
+    try:
+        return memory_md.ids(root)
+    except memory_md.Unusable:
+        return []
 
 
 def accept(root: str, record_id: str) -> Suggestion:
-    from chord_memory.extract.apply import update_index
+    from chord_memory import memory_md
 
     sug = checked(load(root, record_id))
     if record_id in indexed(root):
-        update_index(root, [["remove", record_id]])
+        memory_md.update(root, [memory_md.Remove(record_id)])
     os.unlink(file_path(root, record_id))
     return sug
 
@@ -137,21 +139,21 @@ def reject(root: str, record_id: str) -> tuple[Suggestion, bool]:
     sug = load(root, record_id)
     restored = False
     if record_id not in indexed(root):
-        line = _entry_line(root, record_id)
-        if line is not None:
-            from chord_memory.extract.apply import update_index
+        entry = _entry(root, record_id)
+        if entry is not None:
+            from chord_memory import memory_md
 
-            restored = update_index(root, [["add", line]])
+            restored = memory_md.update(root, [memory_md.Add(entry)])
     os.unlink(file_path(root, record_id))
     return sug, restored
 
 
-def _entry_line(root: str, record_id: str) -> str | None:
-    """The index line of a record that loads, or None."""
-    from chord_memory import index, records, settings
+def _entry(root: str, record_id: str) -> index.Entry | None:
+    """The index entry of a record that loads, or None."""
+    from chord_memory import records, settings
 
     data = _read(root, paths.record_path(record_id))
     if data is None:
         return None
     rec = records.parse(data, record_id, settings.load(root).limits).record
-    return index.Entry(rec.type, rec.summary, rec.id, 0).render() if rec else None
+    return index.Entry(rec.type, rec.summary, rec.id, 0) if rec else None

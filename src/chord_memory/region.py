@@ -1,4 +1,4 @@
-"""MEMORY.md and its managed region, read and written without touching a byte outside it.
+"""The managed region in MEMORY.md's text: parsed and rendered without touching a byte outside it.
 
 The region starts at a line that is exactly `<!-- chord-memory:begin -->` and
 ends at the next line that is exactly `<!-- chord-memory:end -->` (surrounding

@@ -10,7 +10,7 @@ import pytest
 
 from chord_memory import lock
 from chord_memory.background import queue
-from tests.conftest import cli, git
+from tests.helpers import cli, git
 
 STATE = ".git/chord-memory"
 FAST = "0.1"  # CHORD_MEMORY_DEBOUNCE for the tests: the debounce is real, just short

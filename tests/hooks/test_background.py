@@ -11,7 +11,7 @@ import pytest
 
 from chord_memory import lock
 from chord_memory.background import queue
-from tests.conftest import cli, git
+from tests.helpers import cli, git
 from tests.hooks.helpers import (
     STATE,
     done_runs,

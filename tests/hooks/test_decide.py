@@ -11,7 +11,7 @@ import pytest
 from chord_memory import gitio, lock, settings
 from chord_memory.background import decide, queue, start, worker
 from chord_memory.cli import main
-from tests.conftest import git
+from tests.helpers import git
 from tests.hooks.helpers import STATE, enable
 
 SHA_A, SHA_B = "a" * 40, "b" * 40

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from chord_memory.commands.install import HOOKS, PREVIOUS, render
-from tests.conftest import ROOT, cli, git
+from tests.helpers import ROOT, cli, git
 from tests.hooks.helpers import first_commit, install
 
 THEIRS = "#!/bin/sh\necho \"$@\" >> \"$(git rev-parse --git-dir)/theirs.log\"\n"

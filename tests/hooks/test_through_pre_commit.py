@@ -10,7 +10,7 @@ import yaml
 
 from chord_memory import lock
 from chord_memory.background import queue
-from tests.conftest import ROOT, git
+from tests.helpers import ROOT, git
 from tests.hooks.helpers import STATE, enable, fast_worker, log_lines, runs, settle, wait_for
 from tests.sessions import ClaudeSession
 

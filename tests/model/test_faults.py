@@ -207,7 +207,7 @@ def test_retry_after_is_honoured_up_to_the_cap(
 def test_the_key_is_sent_as_a_bearer_token_and_never_shown(
     repo: Path, chat: ChatServer, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from tests.test_extract import everything_written
+    from tests.helpers import everything_written
 
     key = "sk-proj-" + "Q7x" * 16
     monkeypatch.setenv("CM_TEST_KEY", key)

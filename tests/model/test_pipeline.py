@@ -15,6 +15,7 @@ import pytest
 from chord_memory import index, records, summary
 from chord_memory.cli import main
 from chord_memory.extract import model
+from tests.helpers import secrets
 from tests.model.helpers import (
     EMPTY,
     GOOD,
@@ -29,7 +30,6 @@ from tests.model.helpers import (
 )
 from tests.model.server import ChatServer, completion
 from tests.sessions import ClaudeSession
-from tests.test_extract_safety import secrets
 
 TOOL_OUTPUT = "TOOL-OUTPUT-MARKER-5e1f"
 

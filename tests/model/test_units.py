@@ -11,8 +11,8 @@ import pytest
 
 from chord_memory.extract import plan
 from chord_memory.extract.model import client, parse, prompt
+from tests.helpers import secrets
 from tests.model.helpers import GOOD, RECORD
-from tests.test_extract_safety import secrets
 
 
 @pytest.mark.parametrize("text", [

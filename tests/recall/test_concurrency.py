@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.conftest import git
+from tests.helpers import git
 from tests.recall import corpus
 
 READER = """
@@ -23,7 +23,7 @@ json.dump(seen, sys.stdout)
 WRITER = """
 import os, sys, time
 from chord_memory import atomic
-from chord_memory.extract.apply import update_index
+from chord_memory import index, memory_md
 root = sys.argv[1]
 for i in range(int(sys.argv[2])):
     rid = f"20261129-wombat-{i:03d}-aaaaaa"
@@ -31,13 +31,13 @@ for i in range(int(sys.argv[2])):
     path = os.path.join(root, ".chord/memory/records", rid + ".md")
     line = f"- fact: Wombat rule number {i}. ([{rid}](.chord/memory/records/{rid}.md))"
     if i % 5 == 4:  # the careless way: indexed first, then written in two parts
-        update_index(root, [["add", line]])
+        memory_md.update(root, [memory_md.Add(index.parse_entry(line, 0))])
         cut = text.index("summary:")  # the first part does not load
         with open(path, "w") as f:
             f.write(text[:cut]); f.flush(); time.sleep(0.05); f.write(text[cut:])
     else:  # the way extraction writes: the file whole, then its line
         atomic.create_exclusive(path, text.encode())
-        update_index(root, [["add", line]])
+        memory_md.update(root, [memory_md.Add(index.parse_entry(line, 0))])
     time.sleep(0.01)
 """
 TEMPLATE = (

@@ -6,8 +6,9 @@ import sqlite3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chord_memory.recall import entries, update
-from tests.test_check_codes import entry
+from chord_memory import memory_md as md_file
+from chord_memory.recall import entries, schema
+from tests.helpers import entry
 
 HEAD = "# Project memory\n\nYour own text.\n\n<!-- chord-memory:begin -->\n"
 TAIL = "<!-- chord-memory:end -->\n\nMore of your text.\n"
@@ -17,14 +18,20 @@ def memory_md(lines: list[str], head: str = HEAD) -> bytes:
     return (head + "".join(line + "\n" for line in lines) + TAIL).encode()
 
 
+def full(data: bytes) -> tuple[list[str], str]:
+    """The ids and problem of a whole parse: what the incremental update must equal."""
+    got, _, problem = md_file.body(data)
+    return got or [], problem
+
+
 def db() -> sqlite3.Connection:
     conn = sqlite3.connect(":memory:", isolation_level=None)
-    update.create_schema(conn, 1)
+    schema.create_schema(conn, 1)
     return conn
 
 
 def apply(conn: sqlite3.Connection, data: bytes | None) -> tuple[list[str], str]:
-    with update.writing(conn):
+    with schema.writing(conn):
         problem = entries.update(conn, data, {})
     return [n for (n,) in conn.execute("SELECT name FROM entries ORDER BY pos")], problem
 
@@ -72,7 +79,7 @@ def test_incremental_order_equals_a_full_parse(start: int, edits: list[Edit]) ->
             lines = [line for line in lines if line != "- note: not an entry"]
         data = memory_md(lines, head)
         got, problem = apply(conn, data)
-        want, want_problem = entries.ids(data)
+        want, want_problem = full(data)
         assert (got, problem) == (want if not want_problem else [], want_problem)
 
 
@@ -84,7 +91,7 @@ def test_common_changes_move_only_their_rows() -> None:
     conn.set_trace_callback(statements.append)
     lines = [entry("20261129-top-aaaaaa"), *lines[:50], *lines[51:]]
     got, _ = apply(conn, memory_md(lines))
-    assert got == entries.ids(memory_md(lines))[0]
+    assert got == full(memory_md(lines))[0]
     assert not any("SELECT name, pos FROM entries\n" in s or s == "SELECT name, pos FROM entries"
                    for s in statements)
 
@@ -105,7 +112,7 @@ def test_a_line_next_to_a_repeated_line_goes_where_the_first_copy_says() -> None
     new = entry("20261129-new-0-aaaaaa")
     for lines in ([*s[:4], s[3], *s[4:]], [*s[:5], s[3], *s[5:]], [*s[:5], s[3], new, *s[5:]]):
         data = memory_md(lines)
-        assert apply(conn, data) == entries.ids(data)
+        assert apply(conn, data) == full(data)
     assert apply(conn, memory_md([*s[:5], s[3], new, *s[5:]]))[0].index("20261129-new-0-aaaaaa") == 5
 
 

@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 from chord_memory import index, mergedriver
-from tests.conftest import git
-from tests.test_check_codes import entry
+from tests.helpers import entry, git
 
 DRIVER = f"{sys.executable} -m chord_memory merge-driver %O %A %B"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from chord_memory.cli import main
-from tests.test_check_codes import add_record, entry, set_region
+from tests.helpers import add_record, entry, set_region
 
 UV = "20261120-use-uv-for-installs-3f9a1c"
 ASSISTANT = "20261129-assistant-found-aaaaaa"

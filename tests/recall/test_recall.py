@@ -11,9 +11,8 @@ import pytest
 from chord_memory.cli import main
 from chord_memory.commands.recall import select
 from chord_memory.recall import digest, store, terms
-from tests.conftest import cli, git
+from tests.helpers import add_record, cli, entry, git, set_region
 from tests.recall import corpus
-from tests.test_check_codes import add_record, entry, set_region
 
 UV = "20261120-use-uv-for-installs-3f9a1c"
 MIG = "20261121-migrations-need-review-b71e04"
@@ -196,7 +195,7 @@ def test_a_damaged_index_is_rebuilt(example_repo: Path, capsys: pytest.CaptureFi
 
 def test_outside_a_git_repository_the_index_is_in_memory(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    from tests.conftest import add_examples
+    from tests.helpers import add_examples
 
     add_examples(tmp_path)
     monkeypatch.chdir(tmp_path)

@@ -1,6 +1,7 @@
 """CM404: a record that names a project path that no longer exists; a trigger and near misses."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -8,7 +9,7 @@ import pytest
 from chord_memory import check, settings, snapshot
 from chord_memory.check.stale import named_paths, stale_findings
 from chord_memory.findings import CODES, Finding
-from tests.test_check_codes import add_record, entry, set_region
+from tests.helpers import add_record, entry, set_region
 
 NEW = "20261129-paths-aaaaaa"
 
@@ -24,8 +25,20 @@ def findings(repo: Path, conclusion: str, indexed: bool = True) -> list[Finding]
     return stale_findings(snap, loaded.records, [e.id for e in entries])
 
 
-def test_the_code_is_a_warning() -> None:
-    assert CODES["CM404"].severity == "warning" and CODES["CM404"].name == "record-stale-path"
+def test_a_stale_path_warns_and_does_not_fail_the_commit(
+    example_repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Was: an assertion on the CODES table alone. Now what the user sees: `check` says
+    warning, names the path, and exits 0, so a renamed file never blocks a commit."""
+    from chord_memory.cli import main
+
+    add_record(example_repo, NEW, conclusion="The PDF is built in `src/billing/invoice.py`.")
+    set_region(example_repo, [entry(NEW)])
+    assert main(["check"]) == 0
+    assert "CM404 names src/billing/invoice.py" in capsys.readouterr().out
+    assert main(["check", "--format", "json"]) == 0
+    got = [(f["code"], f["severity"]) for f in json.loads(capsys.readouterr().out)["findings"]]
+    assert got == [("CM404", "warning")] and CODES["CM404"].name == "record-stale-path"
 
 
 def test_a_missing_path_is_reported_where_it_is_named(example_repo: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import git
+from tests.helpers import git
 from tests.secrets.examples import samples
 
 pytestmark = pytest.mark.slow

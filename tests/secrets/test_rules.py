@@ -136,7 +136,7 @@ def test_kinds_are_slugs() -> None:
 
 
 def test_every_kind_is_documented() -> None:
-    from tests.conftest import ROOT
+    from tests.helpers import ROOT
 
     docs = (ROOT / "docs/secrets.md").read_text(encoding="utf-8")
     rules, _ = all_rules()

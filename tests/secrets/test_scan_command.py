@@ -10,7 +10,7 @@ import pytest
 
 from chord_memory.cli import main
 from chord_memory.secrets import hashed
-from tests.conftest import git
+from tests.helpers import git
 from tests.secrets.examples import samples
 
 TOKEN = samples()["github-token"]

@@ -14,6 +14,10 @@ CODEX_OTHER = (
     FIXTURES / "codex" / "rollout-2025-10-03T09-20-00-0199a1b2-9999-7e5f-8a6b-000000000000.jsonl"
 )
 CHORD = FIXTURES / "chord" / "2025-10-03-demo.jsonl"
+# Sessions full of harness text (docs/transcripts.md): what typed.py must take out.
+CC = FIXTURES / "claude_code" / "3b8e1f20-5a6c-4d7e-9f80-1a2b3c4d5e6f.jsonl"
+CODEX_NOW = FIXTURES / "codex" / "rollout-2026-06-05T10-00-00-019e9625-802f-7e91-840a-cfe88d14117b.jsonl"
+CODEX_OLD = FIXTURES / "codex" / "rollout-2025-08-02T10-00-00-5973b6c0-94b8-487b-a530-2aeb6098ae0e.jsonl"
 BY_KIND = {"claude-code": CLAUDE_CODE, "codex": CODEX, "chord": CHORD}
 
 

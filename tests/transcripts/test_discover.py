@@ -8,7 +8,7 @@ import pytest
 
 from chord_memory.transcripts import claude_code_project_dir, discover, read_session
 from chord_memory.transcripts.discover import _js_hash, belongs, encode_claude_code
-from tests.conftest import make_repo
+from tests.helpers import make_repo
 from tests.transcripts.helpers import CHORD, CLAUDE_CODE, CODEX, CODEX_OTHER, jsonl, relocated
 
 

@@ -12,11 +12,7 @@ import pytest
 
 from chord_memory.transcripts import Turn, discover, read_session
 from chord_memory.transcripts.discover import belongs
-from tests.transcripts.helpers import FIXTURE_CWD, FIXTURES, relocated
-
-CC = FIXTURES / "claude_code" / "3b8e1f20-5a6c-4d7e-9f80-1a2b3c4d5e6f.jsonl"
-CODEX_NOW = FIXTURES / "codex" / "rollout-2026-06-05T10-00-00-019e9625-802f-7e91-840a-cfe88d14117b.jsonl"
-CODEX_OLD = FIXTURES / "codex" / "rollout-2025-08-02T10-00-00-5973b6c0-94b8-487b-a530-2aeb6098ae0e.jsonl"
+from tests.transcripts.helpers import CC, CODEX_NOW, CODEX_OLD, FIXTURE_CWD, relocated
 
 
 def users(path: Path, kind: str) -> list[tuple[int, str]]:

@@ -29,24 +29,30 @@ def _named(path: str, wanted: set[str]) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    return check_memory(paths.find_root(), staged=args.mode == "staged", fmt=args.format,
+                        with_secrets=not args.no_secrets, named=args.paths)
+
+
+def check_memory(root: str, *, staged: bool, fmt: str, with_secrets: bool, named: list[str]) -> int:
+    """Print the findings of the memory at root (the working tree, or what is staged); the exit
+    code. ``named``: report these paths only (the whole memory is still read)."""
     from chord_memory import check, gitio, snapshot
     from chord_memory.findings import worst_exit
     from chord_memory.output import FORMATTERS
 
-    root = paths.find_root()
-    wanted = _relative(root, args.paths, args.mode == "staged")
+    wanted = _relative(root, named, staged)
     conf = settings.load(root)
     in_git = paths.git_dir(root) is not None
-    if args.mode == "staged":
+    if staged:
         if not in_git:
             raise UserError("--staged needs a git repository; run it inside one, or use --all")
         snap = snapshot.from_index(root)
     else:
         snap = snapshot.from_worktree(root)
     first = gitio.first_added_blobs(root, paths.RECORDS_DIR) if in_git and snap.records else None
-    found = check.run(snap, conf, first, with_secrets=not args.no_secrets)
+    found = check.run(snap, conf, first, with_secrets=with_secrets)
     if wanted:
         found = [f for f in found if _named(f.path, wanted)]
-    out = FORMATTERS[args.format](found)
+    out = FORMATTERS[fmt](found)
     sys.stdout.write(out)
     return worst_exit(found)

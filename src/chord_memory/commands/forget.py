@@ -12,19 +12,21 @@ from chord_memory.errors import UserError
 
 
 def run(args: argparse.Namespace) -> int:
-    from chord_memory import atomic
-    from chord_memory.extract.apply import update_index
-    from chord_memory.index import valid_id
-    from chord_memory.recall.entries import ids
+    return forget(paths.find_root(), args.id)
 
-    root = paths.find_root()
-    if not valid_id(args.id):
-        raise UserError(f"{args.id!r} is not a record id (lower-case letters, digits and '-', 3 to 80)")
-    indexed, problem = ids(atomic.read_or_none(f"{root}/{paths.MEMORY_MD}"))
-    if problem:
-        raise UserError(f"{problem}; nothing was changed", 1)
-    if args.id not in indexed:
-        raise UserError(f"{args.id} is not in MEMORY.md's index; nothing to forget", 1)
-    update_index(root, [["remove", args.id]])
-    print(f"forgot {args.id}: its line left MEMORY.md; {paths.record_path(args.id)} stays as provenance")
+
+def forget(root: str, record_id: str) -> int:
+    from chord_memory import memory_md
+    from chord_memory.index import valid_id
+
+    if not valid_id(record_id):
+        raise UserError(f"{record_id!r} is not a record id (lower-case letters, digits and '-', 3 to 80)")
+    try:
+        indexed = memory_md.ids(root)
+    except memory_md.Unusable as e:
+        raise UserError(f"{e}; nothing was changed", 1) from None
+    if record_id not in indexed:
+        raise UserError(f"{record_id} is not in MEMORY.md's index; nothing to forget", 1)
+    memory_md.update(root, [memory_md.Remove(record_id)])
+    print(f"forgot {record_id}: its line left MEMORY.md; {paths.record_path(record_id)} stays as provenance")
     return 0

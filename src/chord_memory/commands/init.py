@@ -24,28 +24,28 @@ chord-memory; everything else in this file is yours. Delete a line to forget it.
 
 
 def run(args: argparse.Namespace) -> int:
-    from chord_memory import index
+    del args  # init takes no arguments
+    return init(paths.find_root())
 
-    root = paths.find_root()
+
+def init(root: str) -> int:
+    """The managed region in MEMORY.md and .chord/config.yaml, each created when missing."""
+    from chord_memory import index, memory_md
+
     said = []
-    md = os.path.join(root, paths.MEMORY_MD)
-    if os.path.lexists(md):
-        if os.path.islink(md):
-            raise UserError("MEMORY.md is a symbolic link; init does not write through links")
-        with paths.open_regular(md) as f:
-            size = os.fstat(f.fileno()).st_size
-            data = f.read(paths.MAX_MEMORY_MD + 1)
-        if max(size, len(data)) > paths.MAX_MEMORY_MD:
-            raise UserError(_too_large(f"MEMORY.md is {max(size, len(data)):,} bytes"))
-        usable, why = index.read(data)
-        if usable is None:
-            raise UserError(f"{why}; nothing was written", 2 if why == index.NOT_TEXT else 1)
-        idx = usable
+    try:
+        data = memory_md.read(root)
+        idx = memory_md.parse(data) if data is not None else None
+    except memory_md.Unreadable as e:  # a link, too large, not a regular file: usage
+        raise UserError(f"{e}; nothing was written") from None
+    except memory_md.Unusable as e:
+        raise UserError(f"{e}; nothing was written", e.code) from None
+    if data is not None and idx is not None:
         if not idx.region.present:
             new = index.render(idx, [])
             if len(new) > paths.MAX_MEMORY_MD:  # nothing we write may be a file we refuse to read
-                raise UserError(_too_large(f"MEMORY.md is {len(data):,} bytes; with the managed "
-                                           f"region it would be {len(new):,}"))
+                raise UserError(f"MEMORY.md: {len(data):,} bytes; with the managed region it would "
+                                f"be {memory_md.too_large(len(new))}; nothing was written")
             _write(root, paths.MEMORY_MD, data, new)
             said.append("added the managed region to MEMORY.md")
     else:
@@ -59,13 +59,6 @@ def run(args: argparse.Namespace) -> int:
         said.append(f"created {paths.PROJECT_CONFIG} (extraction is off)")
     print("; ".join(said) if said else "nothing to do: MEMORY.md and the configuration exist")
     return 0
-
-
-def _too_large(what: str) -> str:
-    """The one line for a MEMORY.md larger than `check` and `summary` read (paths.MAX_MEMORY_MD)."""
-    return (f"{what}, over the {paths.MAX_MEMORY_MD:,} bytes ({paths.MAX_MEMORY_MD >> 20} MiB) "
-            "chord-memory reads; move some of your text to another file and run init again; "
-            "nothing was written")
 
 
 def _write(root: str, rel: str, expected: bytes | None, data: bytes) -> None:

@@ -45,28 +45,32 @@ def _list(root: str, r: decisions.Rules) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    root = paths.find_root()
-    if args.action == "list":
+    return learnings_command(paths.find_root(), args.action, args.ids, args.by)
+
+
+def learnings_command(root: str, action: str, ids: list[str], by: str | None) -> int:
+    """list, or promote / reject / revoke the learnings named by ids, as `by` (human only)."""
+    if action == "list":
         sys.stdout.write(_list(root, decisions.rules(root)))
         return 0
-    if not args.ids:
-        raise UserError(f"`learnings {args.action}` needs --ids ID... (see `chord-memory learnings list`)")
-    if args.by != "human":
-        raise UserError(f"say who acts: `learnings {args.action} --ids … --by human` (automatic "
+    if not ids:
+        raise UserError(f"`learnings {action}` needs --ids ID... (see `chord-memory learnings list`)")
+    if by != "human":
+        raise UserError(f"say who acts: `learnings {action} --ids … --by human` (automatic "
                         "promotion happens during extraction when memory.autoPromote is on)")
-    if args.action == "promote":
+    if action == "promote":
         r = decisions.rules(root)
         known = decisions.known_conclusions(root, r.limits)
-        for key in args.ids:
+        for key in ids:
             rid = decisions.promote(root, key, "human", r.limits, known)
             print(f"promoted {key} as {paths.record_path(rid)} (actor: human); its line is at the "
                   "top of MEMORY.md")
-    elif args.action == "reject":
-        for key in args.ids:
+    elif action == "reject":
+        for key in ids:
             lr = decisions.reject(root, key, "human")
             print(f"rejected {lr.key} (by human)")
     else:
-        for ident in args.ids:
+        for ident in ids:
             lr = decisions.revoke(root, ident, "human")
             print(f"revoked {lr.key}: {lr.record} left the index; its record file stays (by human)")
     return 0

@@ -29,19 +29,23 @@ def _list(root: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    root = paths.find_root()
-    if args.action == "list":
+    return promotions_command(paths.find_root(), args.action, args.id)
+
+
+def promotions_command(root: str, action: str, record_id: str | None) -> int:
+    """list the suggestions, or accept / reject the one with this id."""
+    if action == "list":
         _list(root)
         return 0
-    if not args.id:
-        raise UserError(f"`promotions {args.action}` needs the suggestion's ID "
+    if not record_id:
+        raise UserError(f"`promotions {action}` needs the suggestion's ID "
                         "(see `chord-memory promotions list`)")
-    if args.action == "accept":
-        sug = promotions.accept(root, args.id)
+    if action == "accept":
+        sug = promotions.accept(root, record_id)
         print(f"accepted {sug.id}: its entry left the index and the suggestion file is deleted.")
         _print(f"If you have not moved it into {sug.where} yet, here is the draft:\n\n{sug.draft}")
     else:
-        sug, restored = promotions.reject(root, args.id)
+        sug, restored = promotions.reject(root, record_id)
         again = "; its entry is back at the top of the index" if restored else ""
         print(f"rejected {sug.id}: the suggestion file is deleted{again}.")
     return 0

@@ -45,24 +45,30 @@ class Scanner(NamedTuple):
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.staged and args.paths:
+        raise UserError("--staged scans the staged memory files; drop the PATHs or --staged")
+    return scan(paths.find_root(), staged=args.staged, named=args.paths, fmt=args.format,
+                plugins=args.detect_secrets)
+
+
+def scan(root: str, *, staged: bool, named: list[str], fmt: str, plugins: bool) -> int:
+    """Print the secrets in the named files ('-': stdin), or else in the memory files of the
+    working tree or the index; the exit code."""
     from chord_memory import secrets
     from chord_memory.findings import worst_exit
     from chord_memory.output import as_json, as_text
 
-    root = paths.find_root()
-    if args.staged and args.paths:
-        raise UserError("--staged scans the staged memory files; drop the PATHs or --staged")
-    scanner = Scanner(secrets.load_baseline(root), bool(getattr(args, "detect_secrets", False)))
+    scanner = Scanner(secrets.load_baseline(root), plugins)
     found: list[Finding] = []
-    if args.paths:
-        for given in args.paths:
+    if named:
+        for given in named:
             found.extend(scan_named(root, given, scanner))
     else:
-        sources, found = staged_sources(root) if args.staged else worktree_sources(root)
+        sources, found = staged_sources(root) if staged else worktree_sources(root)
         for source in sources:
             found.extend(scan_source(source, scanner))
     found.sort(key=lambda f: f.sort_key())
-    sys.stdout.write(as_json(found) if args.format == "json" else as_text(found))
+    sys.stdout.write(as_json(found) if fmt == "json" else as_text(found))
     return worst_exit(found)
 
 

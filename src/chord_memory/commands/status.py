@@ -2,22 +2,14 @@
 from __future__ import annotations
 
 import argparse
-import os
 
 from chord_memory import paths
 
 
 def _region_problem(root: str) -> str | None:
-    from chord_memory import index
+    from chord_memory import memory_md
 
-    try:
-        with paths.open_regular(os.path.join(root, paths.MEMORY_MD)) as f:
-            data = f.read(paths.MAX_MEMORY_MD + 1)
-    except FileNotFoundError:
-        return None
-    except OSError as e:
-        return f"MEMORY.md cannot be read ({e.strerror})"
-    return index.read(data)[1] or None
+    return memory_md.problem(root)
 
 
 def line(root: str) -> str:

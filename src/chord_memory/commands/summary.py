@@ -19,26 +19,22 @@ PREFIX_CHARS = 65536  # the cache keeps the entries a summary of up to this budg
 
 def _entries(root: str, budget: int) -> tuple[list[str], int]:
     """The region's entries (at least those a summary of `budget` can show), and how many."""
+    from chord_memory import memory_md
     from chord_memory.region import decode
 
-    path = os.path.join(root, paths.MEMORY_MD)
-    try:  # never through a link, and a FIFO must not hang the session that starts
-        with paths.open_regular(path, follow=False) as f:
-            stamp = _stamp(os.fstat(f.fileno()))
-            cached = cache.load(root, "summary-index")
-            if not (isinstance(cached, tuple) and len(cached) == 4):
-                cached = (None, [], 0, "")
-            if stamp is not None and cached[0] == stamp and budget <= PREFIX_CHARS:
-                return list(cached[1]), cached[2]
-            data = f.read(paths.MAX_MEMORY_MD + 1)
-    except FileNotFoundError:
+    cached = cache.load(root, "summary-index")
+    if not (isinstance(cached, tuple) and len(cached) == 4):
+        cached = (None, [], 0, "")
+
+    def fresh(st: os.stat_result) -> bool:
+        return budget <= PREFIX_CHARS and cached[0] is not None and cached[0] == _stamp(st)
+
+    st, data = memory_md.read_unless(root, fresh)
+    if st is None:
         return [], 0
-    except OSError as e:
-        if os.path.islink(path):
-            raise UserError(paths.LINKED_MEMORY_MD, 1) from None
-        raise UserError(f"MEMORY.md: cannot be read ({e.strerror})", 1) from None
-    if len(data) > paths.MAX_MEMORY_MD:
-        raise UserError(f"MEMORY.md: larger than {paths.MAX_MEMORY_MD} bytes; it is not read", 1)
+    if data is None:
+        return list(cached[1]), cached[2]
+    stamp = _stamp(st)
     try:
         bom, text = decode(data)
     except (UnicodeDecodeError, ValueError):

@@ -12,88 +12,14 @@ MEMORY.md it wrote, so a line the user deleted since is never put back.
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import re
 from typing import Any
 
-from chord_memory import atomic, index, paths
+from chord_memory import atomic, memory_md, paths
 from chord_memory.errors import UserError
 from chord_memory.extract import state
 from chord_memory.extract.plan import Plan
-
-HEADER = (
-    "# Project memory\n\nBackground from earlier agent sessions. The list between the markers is "
-    "kept by\nchord-memory; everything else in this file is yours. Delete a line to forget it.\n\n"
-)
-
-
-class RegionUnusable(UserError):
-    pass
-
-
-def merge(entries: list[index.Entry], ops: list[list[Any]]) -> list[index.Entry]:
-    """The entries after the operations; new ones on top in plan order, the rest in place."""
-    out = list(entries)
-    top: list[index.Entry] = []
-
-    def ids() -> set[str]:
-        return {e.id for e in out} | {e.id for e in top}
-
-    for op in ops:
-        if op[0] == "remove":
-            out = [e for e in out if e.id != op[1]]
-            continue
-        line = op[-1]
-        got = index.parse_entry(line, 0)
-        assert isinstance(got, index.Entry), line
-        if got.id in ids():
-            continue
-        if op[0] == "replace":
-            where = [i for i, e in enumerate(out) if e.id == op[1]]
-            if where:
-                out[where[0]] = got
-                continue
-        top.append(got)
-    return top + out
-
-
-def update_index(root: str, ops: list[list[Any]], noting: Any = None) -> bool:
-    """Apply ops to MEMORY.md; True when it was written. Raises RegionUnusable.
-
-    ``noting(inode)`` learns the inode of each new MEMORY.md right before it takes
-    the old one's place (see userfile.update).
-    """
-    from chord_memory import userfile
-
-    path = os.path.join(root, paths.MEMORY_MD)
-    if os.path.islink(path):
-        raise RegionUnusable("MEMORY.md is a symbolic link; nothing was written through it")
-
-    def change(data: bytes | None) -> bytes | None:
-        if data is None:
-            idx = index.parse(HEADER)
-        else:
-            usable, why = index.read(data)
-            if usable is None:
-                raise RegionUnusable(f"{why}; nothing was written")
-            idx = usable
-        new = merge(idx.entries, ops)
-        if data is not None and idx.region.present and \
-                [e.render() for e in new] == [e.render() for e in idx.entries]:
-            return None
-        return index.render(idx, new)
-
-    try:
-        return userfile.update(path, change, limit=paths.MAX_MEMORY_MD, noting=noting)
-    except userfile.Kept:
-        raise UserError("MEMORY.md kept changing while extraction tried to update it; "
-                        "it is tried again on the next run") from None
-    except OSError as e:
-        if e.errno == errno.EFBIG:
-            raise RegionUnusable(f"MEMORY.md: {e.strerror}, more than the index may hold "
-                                 f"({paths.MAX_MEMORY_MD >> 20} MiB); nothing was written") from None
-        raise
 
 
 def _outside(root: str, rel: str) -> str | None:
@@ -105,7 +31,7 @@ def _outside(root: str, rel: str) -> str | None:
     return None
 
 
-def carry_out(root: str, creates: list[list[str]] | list[tuple[str, str]], ops: list[list[Any]],
+def carry_out(root: str, creates: list[list[str]] | list[tuple[str, str]], ops: list[memory_md.Op],
               noting: Any = None) -> None:
     for rel, _ in creates:
         why = _outside(root, rel)
@@ -116,14 +42,15 @@ def carry_out(root: str, creates: list[list[str]] | list[tuple[str, str]], ops: 
         if not os.path.lexists(full):
             atomic.create_exclusive(full, text.encode())
     if ops:
-        update_index(root, ops, noting)
+        memory_md.update(root, ops, noting)
 
 
 def apply(root: str, plan: Plan) -> None:
     """Journal, create, update the index, clear the journal."""
     if plan.empty:
         return
-    journal: dict[str, Any] = {"root": os.path.realpath(root), "creates": plan.creates, "ops": plan.ops}
+    journal: dict[str, Any] = {"root": os.path.realpath(root), "creates": plan.creates,
+                               "ops": memory_md.pack(plan.ops)}
     state.save_journal(root, journal)
 
     def noting(inode: int) -> None:  # the MEMORY.md this plan writes, before it takes its place
@@ -166,29 +93,25 @@ _CREATE = re.compile(rf"(?:{re.escape(paths.RECORDS_DIR)}|{re.escape(paths.PROMO
 
 def _valid(journal: dict[str, Any]) -> str | None:
     """Why a journal cannot be finished as it is (local state is input like any other)."""
-    creates, ops = journal.get("creates", []), journal.get("ops", [])
-    if not isinstance(creates, list) or not isinstance(ops, list):
-        return "its creates and ops are not lists"
+    creates = journal.get("creates", [])
+    if not isinstance(creates, list):
+        return "its creates are not a list"
     for item in creates:
         ok = isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item)
         if not ok or not _CREATE.fullmatch(item[0]):
             return "it names a file outside .chord/memory/records/ and promotions/"
-    for op in ops:
-        if not isinstance(op, list) or not op or op[0] not in ("add", "replace", "remove") or \
-                not all(isinstance(x, str) or x is None for x in op):
-            return "an index operation is malformed"
-        if op[0] != "remove" and not isinstance(index.parse_entry(str(op[-1]), 0), index.Entry):
-            return "an index operation holds a line that is not an entry"
+    why = memory_md.unpack(journal.get("ops", []))[1]
+    if why:
+        return why
     written = journal.get("written")
     if written is not None and (not isinstance(written, int) or isinstance(written, bool)):
         return "its written inode is not a number"
     return None
 
 
-def _already_written(root: str, journal: dict[str, Any]) -> bool:
+def _already_written(root: str, written: object, ops: list[memory_md.Op]) -> bool:
     """Whether the MEMORY.md write of this journal happened (then only the user's edits since
     are in the file, and a line they deleted must stay deleted)."""
-    written = journal.get("written")
     if written is None:
         return False
     try:
@@ -199,11 +122,11 @@ def _already_written(root: str, journal: dict[str, Any]) -> bool:
         return True  # our file, edited in place since, maybe
     # Replaced since by a save (an editor that renames): ours was in place if it holds any
     # entry this plan added, since those ids did not exist before.
-    new = {got.id for op in journal.get("ops", []) if op[0] != "remove"
-           if isinstance(got := index.parse_entry(str(op[-1]), 0), index.Entry)}
-    data = atomic.read_or_none(os.path.join(root, paths.MEMORY_MD), paths.MAX_MEMORY_MD)
-    idx = index.read(data)[0] if data is not None else None
-    return idx is not None and bool(new & {e.id for e in idx.entries})
+    new = {op.entry.id for op in ops if not isinstance(op, memory_md.Remove)}
+    try:
+        return bool(new & set(memory_md.ids(root)))
+    except UserError:
+        return False
 
 
 def finish_journal(root: str) -> bool:
@@ -229,7 +152,9 @@ def finish_journal(root: str) -> bool:
         aside = state.set_journal_aside(root)
         status.log(root, f"the journal of a killed run was not finished: {why}; it was moved to {aside}")
         return False
-    ops = [] if _already_written(where, journal) else journal.get("ops", [])
+    ops = memory_md.unpack(journal.get("ops", []))[0]
+    if _already_written(where, journal.get("written"), ops):
+        ops = []
     carry_out(where, journal.get("creates", []), ops)
     state.clear_journal(root)
     return True

@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from chord_memory import durable, index, paths, records
 from chord_memory.extract.reply import NewRecord, Reply
+from chord_memory.memory_md import Add, Remove, Replace
+
+if TYPE_CHECKING:
+    from chord_memory.memory_md import Op
 
 
 class Memory(NamedTuple):
@@ -34,7 +38,7 @@ class Memory(NamedTuple):
 
 class Plan(NamedTuple):
     creates: list[tuple[str, str]]      # (root-relative path, text) of new files
-    ops: list[list[Any]]                # ["add", entry line] | ["replace", old id, line] | ["remove", id]
+    ops: list[Op]                       # what happens to MEMORY.md's index, in order
     skipped: list[str]                  # one line each: what was not done and why
     learnings: list[dict[str, str]]
 
@@ -141,8 +145,8 @@ def _plan_records(reply: Reply, mem: Memory, limits: records.Limits, created: st
         seen.add(norm)
         near.append(similar.words(rec.conclusion))
         plan.creates.append((paths.record_path(rid), text))
-        line = index.Entry(rec.type, rec.summary, rid, 0).render()
-        plan.ops.append(["replace", rec.supersedes, line] if rec.supersedes else ["add", line])
+        entry = index.Entry(rec.type, rec.summary, rid, 0)
+        plan.ops.append(Replace(rec.supersedes, entry) if rec.supersedes else Add(entry))
 
 
 def _plan_retire_and_promote(reply: Reply, mem: Memory, created: str, plan: Plan) -> None:
@@ -154,7 +158,7 @@ def _plan_retire_and_promote(reply: Reply, mem: Memory, created: str, plan: Plan
         elif rec is None or rec.source != "assistant":
             plan.skipped.append(f"retire {r.id}: only assistant-reported entries are retired")
         else:
-            plan.ops.append(["remove", r.id])
+            plan.ops.append(Remove(r.id))
     for p in reply.promotions:
         rec = mem.records.get(p.id)
         if rec is None:
@@ -170,7 +174,7 @@ def _plan_retire_and_promote(reply: Reply, mem: Memory, created: str, plan: Plan
         )
         plan.creates.append((f"{paths.PROMOTIONS_DIR}/{p.id}.md", text))
         if rec.source != "user" and p.id in indexed:
-            plan.ops.append(["remove", p.id])
+            plan.ops.append(Remove(p.id))
 
 
 def _yaml_line(text: str) -> str:

@@ -15,7 +15,7 @@ import itertools
 import re
 from typing import TYPE_CHECKING, NamedTuple
 
-from chord_memory import index, paths
+from chord_memory import index, memory_md, paths
 
 if TYPE_CHECKING:
     import sqlite3
@@ -34,23 +34,6 @@ class Window(NamedTuple):
     start: int
     old_end: int
     new_end: int
-
-
-def _full(data: bytes) -> tuple[list[str] | None, tuple[int, int], str]:
-    """(ids in order, the body's byte span, problem) from a whole parse."""
-    from chord_memory import region
-
-    try:
-        bom, text = region.decode(data)
-    except (UnicodeDecodeError, ValueError):
-        return None, (0, 0), f"{index.NOT_TEXT}; `chord-memory check` says where"
-    lines, problems = index.entry_lines(text, bom)
-    if problems:
-        return None, (0, 0), index.reason(problems[0])
-    reg = region.parse(text, bom)
-    start = len(((region.BOM if bom else "") + reg.before).encode())
-    end = start + len("".join(reg.body).encode())
-    return list(dict.fromkeys(index.line_id(line) for line in lines)), (start, end), ""
 
 
 def _common(a: bytes, b: bytes, limit: int, from_end: bool) -> int:
@@ -228,16 +211,8 @@ def update(conn: sqlite3.Connection, data: bytes | None, meta: dict[str, object]
     elif data is None:
         _store_all(conn, [])
     else:
-        ids, body, problem = _full(data)
+        ids, body, problem = memory_md.body(data)
         _store_all(conn, ids or [])
     conn.executemany("INSERT OR REPLACE INTO state(key, value) VALUES (?, ?)", (
         ("md_data", data if not problem else None), ("md_body", f"{body[0]} {body[1]}")))
     return problem
-
-
-def ids(data: bytes | None) -> tuple[list[str], str]:
-    """The record ids of the index in order (first line of each), or the problem to report."""
-    if data is None:
-        return [], ""
-    got, _, problem = _full(data)
-    return got or [], problem

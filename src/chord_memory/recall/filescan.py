@@ -13,38 +13,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from chord_memory import paths
-from chord_memory.errors import UserError
 from chord_memory.recall import Hit, blob_sha
 
 CACHE = "recall-file"
 
 
-def _memory_md(root: str) -> list[str]:
-    from chord_memory import atomic
-    from chord_memory.recall.entries import ids
-
-    try:
-        data = atomic.read_or_none(f"{root}/{paths.MEMORY_MD}")
-    except OSError as e:
-        raise UserError(f"MEMORY.md: cannot be read ({e.strerror})", 1) from None
-    found, problem = ids(data)
-    if problem:
-        raise UserError(problem, 1)
-    return found
-
-
 def search(root: str, limits: tuple[int, int, int], words: list[str], limit: int) -> list[Hit]:
-    from chord_memory import cache, loaded, records
-    from chord_memory.recall.store import read_record
+    from chord_memory import cache, loaded, memory_md, paths, records
 
-    indexed = _memory_md(root)
+    indexed = memory_md.ids(root)
     lim = records.Limits(*limits)
     old: dict[str, Any] = cache.load(root, CACHE) or {}
     new: dict[str, Any] = {}
     hits: list[Hit] = []
     for rid in indexed if words else []:
-        data = read_record(root, rid)
+        data = paths.read_record(root, rid)
         if data is None:
             continue
         key = f"{blob_sha(data)}\0{rid}\0{limits}"

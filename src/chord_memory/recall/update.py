@@ -8,80 +8,30 @@ FTS entry (so it is never returned) and read again at the next update.
 """
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from chord_memory import paths, records
-from chord_memory.recall import entries, store
+from chord_memory.recall import entries, schema
 from chord_memory.recall.options import Options
 
-if TYPE_CHECKING:  # the connection comes from store.connect; sqlite3's module is not needed
+if TYPE_CHECKING:  # the connection comes from schema.connect; sqlite3's module is not needed
     import sqlite3
 
-_TABLES = """
-CREATE TABLE meta(key TEXT PRIMARY KEY, value);
-CREATE TABLE state(key TEXT PRIMARY KEY, value);
-CREATE TABLE records(
-    rid INTEGER PRIMARY KEY, name TEXT UNIQUE NOT NULL, sha TEXT NOT NULL, data BLOB NOT NULL,
-    size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, loads INTEGER NOT NULL,
-    type TEXT, source TEXT, status TEXT, actor TEXT,
-    summary TEXT, conclusion TEXT, why TEXT, how TEXT);
-CREATE INDEX records_pending ON records(name) WHERE loads = 0;
-CREATE VIRTUAL TABLE fts USING fts5(
-    summary, conclusion, why, how, content='records', content_rowid='rid',
-    tokenize='porter unicode61 remove_diacritics 2');
-CREATE TABLE entries(name TEXT PRIMARY KEY, pos REAL NOT NULL) WITHOUT ROWID;
-"""
 _FIELDS = "type, source, status, actor, summary, conclusion, why, how"
 MANY = 64  # from this many records to read, the shared parse cache pays for its load
 
 
-@contextlib.contextmanager
-def writing(conn: sqlite3.Connection) -> Iterator[None]:
-    """One write transaction; a second writer waits for the first (busy timeout)."""
-    conn.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit is durable at the next checkpoint
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
-
-
-def create_schema(conn: sqlite3.Connection, version: int) -> None:
-    # 16 KiB pages: MEMORY.md's copy in `state` is a large blob, written at every update
-    # (three times faster than with 4 KiB pages). Only a new file takes the size.
-    conn.execute("PRAGMA page_size = 16384")
-    conn.execute("PRAGMA journal_mode=WAL")
-    with writing(conn):
-        if conn.execute("PRAGMA user_version").fetchone()[0] == version:
-            return  # another process created it while this one waited
-        for kind, name in conn.execute(
-                "SELECT type, name FROM sqlite_master WHERE type = 'table' AND name IN "
-                "('meta', 'state', 'records', 'fts', 'entries')").fetchall():
-            conn.execute(f"DROP {kind} IF EXISTS {name}")
-        for statement in _TABLES.split(";"):
-            if statement.strip():
-                conn.execute(statement)
-        conn.execute(f"PRAGMA user_version = {int(version)}")
-
-
 def _memory_md(conn: sqlite3.Connection, root: str, meta: dict[str, object]) -> str:
     """Bring the entries table to MEMORY.md; the problem to report (an unusable region)."""
+    from chord_memory import memory_md
+
     data: bytes | None = None
     problem = ""
     try:
-        with paths.open_regular(os.path.join(root, paths.MEMORY_MD)) as f:
-            data = f.read(paths.MAX_MEMORY_MD + 1)
-    except FileNotFoundError:
-        pass
-    except OSError as e:
-        problem = f"MEMORY.md: cannot be read ({e.strerror})"
-    if data is not None and len(data) > paths.MAX_MEMORY_MD:
-        data, problem = None, f"MEMORY.md: larger than {paths.MAX_MEMORY_MD} bytes; it is not read"
+        data = memory_md.read(root)
+    except memory_md.Unreadable as e:
+        problem = str(e)
     return entries.update(conn, data, meta) or problem
 
 
@@ -99,7 +49,7 @@ def _listing(root: str) -> str:
     """The records folder's file names joined by '/' (which no name holds), in the folder's order.
 
     Equal to the stored listing: no record was added or removed. A link among
-    the names is never read (store.read_record refuses it).
+    the names is never read (paths.read_record refuses it).
     """
     try:
         return "/".join(os.listdir(os.path.join(root, paths.RECORDS_DIR)))
@@ -139,8 +89,8 @@ def _index(conn: sqlite3.Connection, root: str, names: list[str], opts: Options,
     loader = _Loader(root, opts, len(names))
     newest = 0
     for name in names:
-        st = store.stat(os.path.join(root, paths.record_path(name)))
-        data = store.read_record(root, name)
+        st = schema.stat(os.path.join(root, paths.record_path(name)))
+        data = paths.read_record(root, name)
         if st is None or data is None:
             _delete(conn, name)
             continue
@@ -189,7 +139,7 @@ def _stamp(root: str) -> int | None:
     not written since, whatever the timestamp granularity; one as new as the
     stamp may have been, so the next recall looks at contents again.
     """
-    db = store.db_path(root)
+    db = schema.db_path(root)
     if db == ":memory:":
         return None
     path = os.path.join(os.path.dirname(db), "recall.stamp")
@@ -202,12 +152,12 @@ def _stamp(root: str) -> int | None:
 
 
 def bring_up_to_date(conn: sqlite3.Connection, root: str, key: bytes, opts: Options) -> None:
-    with writing(conn):
-        meta = store.read_meta(conn)
-        if store.is_fresh(conn, root, key, meta):
+    with schema.writing(conn):
+        meta = schema.read_meta(conn)
+        if schema.is_fresh(conn, root, key, meta):
             return  # another process brought it up to date while this one waited
         stamp = _stamp(root)
-        fp, newest = store.fingerprint(root)  # before reading: a later change shows next time
+        fp, newest = schema.fingerprint(root)  # before reading: a later change shows next time
         limits = " ".join(map(str, opts.limits))
         if meta.get("limits") != limits:  # whether a record loads depends on them
             conn.execute("DELETE FROM records")
@@ -234,7 +184,7 @@ def bring_up_to_date(conn: sqlite3.Connection, root: str, key: bytes, opts: Opti
 
 def refresh(conn: sqlite3.Connection, root: str, names: list[str], opts: Options) -> None:
     """Index these records again from their files (they were edited in place)."""
-    with writing(conn):
+    with schema.writing(conn):
         _index(conn, root, names, opts)
         count = conn.execute("SELECT count(*) FROM records WHERE loads = 0").fetchone()[0]
         _set(conn, pending=count)

@@ -1,4 +1,4 @@
-"""Issue 12, points 7 and 8: sizes. `scan` never reads a memory file over the limit `check` reads,
+"""Sizes. `scan` never reads a memory file over the limit `check` reads,
 and scans a named file or stdin of any size in bounded memory; `init` never fails on, nor writes,
 a MEMORY.md over the limit our readers accept."""
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from chord_memory import paths, secrets
 from chord_memory.cli import main
 from chord_memory.commands.scan import CHUNK, MARGIN
-from tests.conftest import git
+from tests.helpers import git
 from tests.secrets.examples import samples
 from tests.secrets.test_context import OPENSSH
 

@@ -1,4 +1,4 @@
-"""Issue 12, point 10: a failed run never leaves the status green.
+"""A failed run never leaves the status green (status.py, lock.py).
 
 A run that fails writes `MEMORY-FAIL: <reason>` whenever the status can be written (an OSError
 is a failure, not a crash); when it cannot (the state folder or .git read-only, a full disk, the
@@ -23,7 +23,7 @@ import pytest
 from chord_memory import status
 from chord_memory.background import queue
 from chord_memory.cli import main
-from tests.conftest import cli
+from tests.helpers import cli
 from tests.sessions import ClaudeSession
 
 STATE = ".git/chord-memory"
