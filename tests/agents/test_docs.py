@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.agents.helpers import shell
-from tests.conftest import ROOT, cli
+from tests.helpers import ROOT, cli
 
 DOC = (ROOT / "docs/integrations.md").read_text()
 

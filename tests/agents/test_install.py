@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import cli
+from tests.helpers import cli
 
 USERS = {
     "permissions": {"allow": ["Bash(make test)"], "deny": ["Read(./.env)"]},

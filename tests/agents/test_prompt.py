@@ -9,7 +9,7 @@ import pytest
 from chord_memory.agents import prompt
 from chord_memory.recall import Hit
 from tests.agents.helpers import installed, shell
-from tests.conftest import cli, git
+from tests.helpers import cli, git
 
 UV = "20261120-use-uv-for-installs-3f9a1c"
 CLOCK = "20261124-flaky-clock-tests-5c2d88"

@@ -12,7 +12,7 @@ from chord_memory import config
 from chord_memory.background import queue
 from chord_memory.extract import run as pipeline
 from tests.agents.helpers import installed, shell
-from tests.conftest import cli
+from tests.helpers import cli
 from tests.hooks.helpers import STATE, fast_worker, first_commit, log_lines, settle, wait_for
 from tests.sessions import ClaudeSession
 
