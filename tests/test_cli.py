@@ -38,3 +38,17 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["recall", "x", "--max", "9223372036854775807"]) == 2  # sqlite's integers end there
     assert "from 1 to 1,000" in capsys.readouterr().err
     assert cli.main(["summary", "--budget", "x"]) == 2
+
+
+@pytest.mark.parametrize("argv", sorted(cli.AGENT_HOOKS))
+def test_an_agent_hook_command_line_is_what_argparse_makes_of_it(argv: tuple[str, ...]) -> None:
+    """The agent hooks skip argparse for speed; what they get must not differ by one attribute."""
+    parsed = cli._parser(cli._invoked(argv)).parse_args(argv)
+    assert vars(cli.Args(cli.AGENT_HOOKS[argv])) == vars(parsed)
+
+
+def test_the_agent_hook_command_lines_are_those_install_writes() -> None:
+    from chord_memory.agents import claude_code
+
+    written = {h.command for h in claude_code.HOOKS} | {claude_code.STATUS_LINE["command"]}
+    assert written == {"chord-memory " + " ".join(argv) for argv in cli.AGENT_HOOKS}

@@ -1,39 +1,73 @@
 """Argument parsing and dispatch only: each command lives in commands/<name>.py.
 
 Command modules are imported when their command runs, and only the invoked
-command's arguments are declared, so a hook pays only for what it uses.
+command's arguments are declared, so a hook pays only for what it uses. The
+commands an agent runs on every prompt (AGENT_HOOKS) skip argparse altogether.
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
 
 from chord_memory import errors
 
-Adder = Callable[[argparse.ArgumentParser], None]
+TYPE_CHECKING = False  # argparse is imported when a command line is parsed, not before
+if TYPE_CHECKING:
+    import argparse
+
+    Adder = Callable[[argparse.ArgumentParser], None]
+
+# The command lines `install --agent claude-code` writes, run on every prompt, session start
+# and end and by the status line, with what argparse makes of them: taken as they are, without
+# importing argparse and building a parser (about 3 ms of a 20 ms prompt hook;
+# docs/performance.md). A test checks each against argparse.
+AGENT_HOOKS: dict[tuple[str, ...], dict[str, object]] = {
+    ("recall", "--format", "claude-code"): {
+        "command": "recall", "query": None, "max": None, "backend": None, "docs": [],
+        "format": "claude-code"},
+    ("summary", "--format", "claude-code"): {"command": "summary", "budget": None, "format": "claude-code"},
+    ("hook", "session-end"): {"command": "hook", "event": "session-end", "hook_args": []},
+    ("status", "--short"): {"command": "status", "short": True},
+}
 
 
-class _Formatter(argparse.HelpFormatter):
-    """argparse's formatter, sized without importing shutil (about 3 ms on every hook run)."""
+class Args:
+    """The parsed arguments of an AGENT_HOOKS command line: attributes, as argparse's Namespace."""
 
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
-                 width: int | None = None) -> None:
-        if width is None:
-            try:
-                width = int(os.environ.get("COLUMNS", "")) - 2
-            except ValueError:
+    command: str
+    directory: str | None
+
+    def __init__(self, values: dict[str, object]) -> None:
+        self.__dict__.update(values, directory=None)
+
+
+def _formatter() -> type[argparse.HelpFormatter]:
+    import argparse
+
+    class Formatter(argparse.HelpFormatter):
+        """argparse's formatter, sized without importing shutil (about 3 ms on every hook run)."""
+
+        def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                     width: int | None = None) -> None:
+            if width is None:
                 try:
-                    width = os.get_terminal_size().columns - 2
-                except OSError:
-                    width = 78
-        super().__init__(prog, indent_increment, max_help_position, width)
+                    width = int(os.environ.get("COLUMNS", "")) - 2
+                except ValueError:
+                    try:
+                        width = os.get_terminal_size().columns - 2
+                    except OSError:
+                        width = 78
+            super().__init__(prog, indent_increment, max_help_position, width)
+
+    return Formatter
 
 
 def _whole(low: int, high: int) -> Callable[[str], int]:
     """An argparse type: a whole number from low to high (sqlite and the budget need bounds)."""
     def parse(value: str) -> int:
+        import argparse
+
         try:
             number = int(value)
         except ValueError:
@@ -169,12 +203,15 @@ def _invoked(argv: Sequence[str]) -> str | None:
 
 
 def _parser(only: str | None) -> argparse.ArgumentParser:
+    import argparse
+
     from chord_memory import __version__
 
+    formatter = _formatter()
     parser = argparse.ArgumentParser(
         prog="chord-memory",
         description="Project memory for coding agents, kept in the repository.",
-        formatter_class=_Formatter,
+        formatter_class=formatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("-C", dest="directory", metavar="DIR",
@@ -184,14 +221,15 @@ def _parser(only: str | None) -> argparse.ArgumentParser:
     sub.required = True
     for name, (help_text, add) in COMMANDS.items():
         if only is None or name == only:
-            add(sub.add_parser(name, help=help_text, formatter_class=_Formatter))
+            add(sub.add_parser(name, help=help_text, formatter_class=formatter))
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    fixed = AGENT_HOOKS.get(tuple(argv))
     try:
-        args = _parser(_invoked(argv)).parse_args(argv)
+        args = Args(fixed) if fixed is not None else _parser(_invoked(argv)).parse_args(argv)
     except SystemExit as e:  # argparse exits 2 on usage errors, 0 on --help
         return int(e.code or 0)
     try:

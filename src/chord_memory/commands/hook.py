@@ -7,7 +7,9 @@ hook (agents/session_end.py). It always exits 0.
 """
 from __future__ import annotations
 
-import argparse
+TYPE_CHECKING = False  # argparse's Namespace, for the annotations only (an agent hook's path)
+if TYPE_CHECKING:
+    import argparse
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,9 +1,11 @@
 """chord-memory status [--short]: MEMORY, MEMORY-FAIL: <reason>, or nothing when disabled."""
 from __future__ import annotations
 
-import argparse
-
 from chord_memory import paths
+
+TYPE_CHECKING = False  # argparse's Namespace, for the annotations only (a status line's path)
+if TYPE_CHECKING:
+    import argparse
 
 
 def _region_problem(root: str) -> str | None:

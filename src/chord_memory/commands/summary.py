@@ -6,13 +6,16 @@ summary to the session's context (see integrations.py, docs/integrations.md).
 """
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
 from chord_memory import cache, index, loaded, paths, summary
 from chord_memory.errors import UserError
 from chord_memory.gitio import blob_sha
+
+TYPE_CHECKING = False  # argparse's Namespace, for the annotations only (an agent hook's path)
+if TYPE_CHECKING:
+    import argparse
 
 PREFIX_CHARS = 65536  # the cache keeps the entries a summary of up to this budget can show
 
