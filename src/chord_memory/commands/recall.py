@@ -112,16 +112,23 @@ def run(args: argparse.Namespace) -> int:
         from chord_memory.errors import UserError
 
         raise UserError("recall needs a QUERY (or --format claude-code, which reads the prompt on stdin)")
-    root = paths.find_root()
-    hits, opts, backend = select(root, args.query, args.max, args.backend)
-    bridge = None
-    if args.docs:
-        from chord_memory.recall import docs
+    return recall(paths.find_root(), args.query, limit=args.max, backend=args.backend,
+                  docs=args.docs, fmt=args.format)
 
-        bridge = docs.bridge(root, args.docs, hits, terms(args.query), opts.prefer_docs)
+
+def recall(root: str, query: str, *, limit: int | None, backend: str | None, docs: list[str],
+           fmt: str) -> int:
+    """Print the records most relevant to query (text or json), with the Doc Bridge's view of
+    the named documents."""
+    hits, opts, used = select(root, query, limit, backend)
+    bridge = None
+    if docs:
+        from chord_memory.recall import docs as doc_bridge
+
+        bridge = doc_bridge.bridge(root, docs, hits, terms(query), opts.prefer_docs)
     sign = digest(hits)
-    if args.format == "json":
-        sys.stdout.write(_json(args.query, backend, args.max or opts.max_recall, hits, sign, bridge))
+    if fmt == "json":
+        sys.stdout.write(_json(query, used, limit or opts.max_recall, hits, sign, bridge))
     else:
-        sys.stdout.write(_text(args.query, backend, hits, sign, bridge))
+        sys.stdout.write(_text(query, used, hits, sign, bridge))
     return 0

@@ -36,9 +36,13 @@ def line(root: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    text = line(paths.find_root())
+    return print_status(paths.find_root(), short=args.short)
+
+
+def print_status(root: str, *, short: bool) -> int:
+    text = line(root)
     if text:
-        if args.short and text.startswith("MEMORY-FAIL"):
+        if short and text.startswith("MEMORY-FAIL"):
             text = "MEMORY-FAIL"
         print(text)
     return 0

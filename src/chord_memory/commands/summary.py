@@ -88,35 +88,39 @@ def _loads(root: str, record_id: str, results: loaded.Results) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from chord_memory import settings
-
     hook: dict[str, object] = {}
     if args.format == "claude-code":  # a SessionStart hook: its JSON arrives on stdin
         from chord_memory import integrations
 
         hook = integrations.hook_input(sys.stdin.read() if not sys.stdin.isatty() else "")
-        where = integrations.project_dir(hook)
-        root = paths.find_root(where)
+        root = paths.find_root(integrations.project_dir(hook))
     else:
         root = paths.find_root()
+    return print_summary(root, budget=args.budget, fmt=args.format, hook=hook)
+
+
+def print_summary(root: str, *, budget: int | None, fmt: str, hook: dict[str, object]) -> int:
+    """Print the bounded summary (text, json, or Claude Code's hook output for the hook's JSON)."""
+    from chord_memory import settings
+
     conf = settings.load(root)
     problem = paths.unsafe(root)
     if problem:
         raise UserError(problem, 1)
-    budget = args.budget or conf.budget
+    budget = budget or conf.budget
     lines, total = _entries(root, budget)
     results = loaded.Results(root, conf.limits, "summary")
     result = summary.build(
         lines, budget, lambda i: _loads(root, index.line_id(lines[i]), results), total, conf.enabled,
     )
     results.save()
-    if args.format == "claude-code":
+    if fmt == "claude-code":
         from chord_memory import integrations
 
         # Nothing indexed: add nothing (the preamble alone would be noise in every session).
         context = result.text if result.shown or result.left_out else ""
         sys.stdout.write(integrations.claude_code_output(hook, context))
-    elif args.format == "json":
+    elif fmt == "json":
         import json
 
         sys.stdout.write(json.dumps({

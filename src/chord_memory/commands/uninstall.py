@@ -27,17 +27,22 @@ def uninstall_one(folder: str, name: str) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if getattr(args, "agent", None) == "claude-code":
+    return uninstall_command(paths.find_root(), agent=args.agent, local=args.local)
+
+
+def uninstall_command(root: str, *, agent: str | None, local: bool) -> int:
+    """The git hooks and the merge driver; with agent="claude-code", that agent's hooks
+    (local: .claude/settings.local.json)."""
+    if agent == "claude-code":
         from chord_memory.agents import claude_code
 
-        for message in claude_code.uninstall(paths.find_root(), args.local):
+        for message in claude_code.uninstall(root, local):
             print(message)
         return 0
-    if getattr(args, "local", False):
+    if local:
         from chord_memory.errors import UserError
 
         raise UserError("--local goes with --agent claude-code (.claude/settings.local.json)")
-    root = paths.find_root()
     if paths.git_dir(root) is None:
         from chord_memory.errors import UserError
 
