@@ -47,6 +47,15 @@ def test_a_new_file_gets_every_hook_and_the_status_line(repo: Path) -> None:
     assert not (repo / ".claude").exists()  # install created it: it goes
 
 
+def test_a_file_the_user_had_stays_even_when_only_ours_was_added_to_it(repo: Path) -> None:
+    """Uninstall removes only what install added: a `{}` of the user's is not install's file."""
+    (repo / ".claude").mkdir()
+    (repo / ".claude/settings.json").write_text("{}\n")
+    assert cli("install", "--agent", "claude-code", cwd=repo).returncode == 0
+    assert cli("uninstall", "--agent", "claude-code", cwd=repo).returncode == 0
+    assert (repo / ".claude/settings.json").read_text() == "{}\n"
+
+
 @pytest.mark.parametrize("local", [False, True])
 def test_the_users_keys_and_hooks_stay(repo: Path, local: bool) -> None:
     name = ".claude/settings.local.json" if local else ".claude/settings.json"

@@ -13,8 +13,10 @@ ours is recognised by its command, which is always a plain `chord-memory …` (o
 machine path: the file is shared). Everything else in the file is the user's and is kept,
 in its order. A file that already holds our hooks is not written at all, so a second install
 changes no byte. The statusLine is ours only when install found none. The file is written
-through userfile.update (an editor may be saving it right now); uninstall removes the file
-when nothing but our entries was in it (install created it).
+through userfile.update (an editor may be saving it right now). A file install creates is
+noted in the state folder (`<git-common-dir>/chord-memory/created`), and uninstall removes it
+when nothing but our entries is left in it; a file that was there before install (even `{}`)
+stays, with what it held.
 """
 from __future__ import annotations
 
@@ -187,7 +189,38 @@ def install(root: str, local: bool) -> list[str]:
 
     os.makedirs(os.path.dirname(path), exist_ok=True)
     userfile.update(path, change)
+    if said and said[0] == f"{rel}: created":
+        _note_created(root, rel, True)
     return said
+
+
+def _created_path(root: str) -> str | None:
+    from chord_memory import paths
+
+    state = paths.state_dir(root)
+    return os.path.join(state, "created") if state else None
+
+
+def _created(root: str) -> set[str]:
+    """The settings files install created in this clone (local state, never committed)."""
+    path = _created_path(root)
+    try:
+        with open(path or "", encoding="utf-8") as f:
+            return {line.strip() for line in f if line.strip()}
+    except (OSError, UnicodeDecodeError):
+        return set()
+
+
+def _note_created(root: str, rel: str, created: bool) -> None:
+    from chord_memory import atomic
+
+    path = _created_path(root)
+    if path is None:
+        return
+    names = (_created(root) | {rel}) if created else (_created(root) - {rel})
+    with contextlib.suppress(OSError):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        atomic.write(path, "".join(f"{n}\n" for n in sorted(names)).encode())
 
 
 def uninstall(root: str, local: bool) -> list[str]:
@@ -203,11 +236,13 @@ def uninstall(root: str, local: bool) -> list[str]:
     if not gone:
         return [f"{rel}: holds no chord-memory hooks; nothing to remove"]
     said = [f"{rel}: removed {what}" for what in gone]
-    if not settings:
+    if not settings and rel in _created(root):
         if atomic.read_or_none(path) != data:
             raise UserError(f"{rel}: changed while it was being read; run the command again")
         os.unlink(path)
-        said.append(f"{rel}: removed the file (only chord-memory's entries were in it)")
+        _note_created(root, rel, False)
+        said.append(f"{rel}: removed the file (install created it, and only chord-memory's "
+                    "entries were in it)")
         with contextlib.suppress(OSError):
             os.rmdir(os.path.dirname(path))  # the folder install created, when it is empty
         return said
