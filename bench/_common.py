@@ -23,6 +23,17 @@ def bench_env(home: Path) -> dict[str, str]:
     return env
 
 
+def sized_runs(runs: int, sizes: str) -> tuple[int, list[int]]:
+    """`--runs N --sizes A,B,C` of a benchmark, with its defaults: (runs, sizes)."""
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=runs)
+    parser.add_argument("--sizes", default=sizes)
+    args = parser.parse_args()
+    return args.runs, [int(s) for s in args.sizes.split(",")]
+
+
 def compile_package() -> None:
     import chord_memory
 

@@ -5,7 +5,6 @@ Run: .venv/bin/python bench/check.py [--runs N]
 """
 from __future__ import annotations
 
-import argparse
 import shutil
 import subprocess
 import sys
@@ -14,7 +13,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import bench_env, compile_package, median_ms, memory_repo, table
+from _common import bench_env, compile_package, median_ms, memory_repo, sized_runs, table
 
 
 def cold_ms(cmd: list[str], repo: Path, env: dict[str, str]) -> float:
@@ -25,20 +24,17 @@ def cold_ms(cmd: list[str], repo: Path, env: dict[str, str]) -> float:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=15)
-    parser.add_argument("--sizes", default="10,1000,10000")
-    args = parser.parse_args()
+    total, sizes = sized_runs(15, "10,1000,10000")
     compile_package()
     cli = [str(Path(sys.executable).with_name("chord-memory"))]  # the console script hooks run
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         env = bench_env(Path(tmp) / "home")
         base = Path(tmp)
-        for size in (int(s) for s in args.sizes.split(",")):
+        for size in sizes:
             repo = memory_repo(base / f"r{size}", size, env)
-            runs = args.runs if size < 10_000 else max(3, args.runs // 3)
-            py = median_ms([sys.executable, "-c", "pass"], repo, env, args.runs)
+            runs = total if size < 10_000 else max(3, total // 3)
+            py = median_ms([sys.executable, "-c", "pass"], repo, env, total)
             gst = median_ms(["git", "status", "--porcelain"], repo, env, runs)
             cold = cold_ms([*cli, "check", "--all"], repo, env)
             chk = median_ms([*cli, "check", "--all"], repo, env, runs)

@@ -11,7 +11,6 @@ Run: .venv/bin/python bench/prompt.py [--runs N] [--sizes 100,1000,10000]
 """
 from __future__ import annotations
 
-import argparse
 import itertools
 import json
 import statistics
@@ -23,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.recall.corpus
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import GIT_ENV, bench_env, compile_package, table
+from _common import GIT_ENV, bench_env, compile_package, sized_runs, table
 
 from recall import build
 
@@ -70,18 +69,15 @@ def interleaved(repo: Path, env: dict[str, str], runs: int) -> dict[str, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=21)
-    parser.add_argument("--sizes", default="100,1000,10000")
-    args = parser.parse_args()
+    runs, sizes = sized_runs(21, "100,1000,10000")
     compile_package()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         env = bench_env(Path(tmp) / "home")
         env.update(GIT_ENV)
-        for size in (int(s) for s in args.sizes.split(",")):
+        for size in sizes:
             repo, _ = build(Path(tmp) / f"r{size}", size, env)
-            t = interleaved(repo, env, args.runs)
+            t = interleaved(repo, env, runs)
             py = t["pass"]
             rows.append((f"{size:,}", f"{py:.1f}", *(f"{t[k]:.1f} ({t[k] / py:.1f}x)" for k in
                                                      ("new session", "same session", "nothing relevant"))))

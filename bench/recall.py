@@ -14,7 +14,6 @@ Run: .venv/bin/python bench/recall.py [--runs N] [--sizes 100,1000,10000]
 """
 from __future__ import annotations
 
-import argparse
 import statistics
 import subprocess
 import sys
@@ -24,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.recall.corpus
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import GIT_ENV, bench_env, compile_package, table
+from _common import GIT_ENV, bench_env, compile_package, sized_runs, table
 from tests.recall import corpus
 
 COMMON = "how should payments handle retries"
@@ -117,19 +116,16 @@ def in_process(repo: Path, env: dict[str, str], runs: int) -> dict[str, float]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=15)
-    parser.add_argument("--sizes", default="100,1000,10000")
-    args = parser.parse_args()
+    total, sizes = sized_runs(15, "100,1000,10000")
     compile_package()
     cli = [str(Path(sys.executable).with_name("chord-memory"))]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         env = bench_env(Path(tmp) / "home")
         env.update(GIT_ENV)
-        for size in (int(s) for s in args.sizes.split(",")):
+        for size in sizes:
             repo, _ = build(Path(tmp) / f"r{size}", size, env)
-            runs = args.runs if size < 10_000 else max(5, args.runs // 2)
+            runs = total if size < 10_000 else max(5, total // 2)
             t = interleaved({"pass": [sys.executable, "-c", "pass"], **{
                 f"{backend}-{kind}": [*cli, "recall", query, "--backend", backend]
                 for backend in ("sqlite", "file") for kind, query in (("common", COMMON), ("rare", RARE))

@@ -88,3 +88,14 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, s
 def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> str:
     """One PRE_COMMIT_HOME for the session: the hook environment is built once."""
     return str(tmp_path_factory.mktemp("pre-commit-home"))
+
+
+@pytest.fixture
+def barrier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A file the background worker waits for before it runs (queue.ENV_BARRIER): a test can
+    see that a hook returned before the extraction it started."""
+    from chord_memory.background import queue
+
+    path = tmp_path / "barrier"
+    monkeypatch.setenv(queue.ENV_BARRIER, str(path))
+    return path

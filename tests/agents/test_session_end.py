@@ -37,13 +37,6 @@ def project(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return repo
 
 
-@pytest.fixture
-def barrier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "barrier"
-    monkeypatch.setenv(queue.ENV_BARRIER, str(path))
-    return path
-
-
 def records(repo: Path) -> list[str]:
     folder = repo / REC
     return sorted(p.name for p in folder.iterdir()) if folder.exists() else []

@@ -41,13 +41,6 @@ def hooked(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return repo
 
 
-@pytest.fixture
-def barrier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "barrier"
-    monkeypatch.setenv(queue.ENV_BARRIER, str(path))
-    return path
-
-
 def commit(repo: Path, name: str, *extra: str) -> subprocess.CompletedProcess[str]:
     """`git commit` with its output captured, as agent harnesses and IDEs run it."""
     (repo / name).write_text(f"{name}\n")

@@ -134,23 +134,29 @@ def run(args: argparse.Namespace) -> int:
     return install_command(paths.find_root(), agent=args.agent, local=args.local)
 
 
-def install_command(root: str, *, agent: str | None, local: bool) -> int:
-    """The git hooks and the merge driver; with agent="claude-code", that agent's hooks
-    (local: .claude/settings.local.json)."""
+def agent_hooks(root: str, agent: str | None, local: bool, verb: str) -> bool:
+    """`--agent` and `--local` of install and uninstall (verb): True when the agent's hooks were
+    done; False when the git hooks are wanted, in a repository, which they then need."""
+    from chord_memory.errors import UserError
+
     if agent == "claude-code":
         from chord_memory.agents import claude_code
 
-        for message in claude_code.install(root, local):
+        for message in getattr(claude_code, verb)(root, local):
             print(message)
-        return 0
+        return True
     if local:
-        from chord_memory.errors import UserError
-
         raise UserError("--local goes with --agent claude-code (.claude/settings.local.json)")
     if paths.git_dir(root) is None:
-        from chord_memory.errors import UserError
+        raise UserError(f"not a git repository: run `chord-memory {verb}` inside one")
+    return False
 
-        raise UserError("not a git repository: run `chord-memory install` inside one")
+
+def install_command(root: str, *, agent: str | None, local: bool) -> int:
+    """The git hooks and the merge driver; with agent="claude-code", that agent's hooks
+    (local: .claude/settings.local.json)."""
+    if agent_hooks(root, agent, local, "install"):
+        return 0
     folder = hooks_dir(root)
     os.makedirs(folder, exist_ok=True)
     ok = True

@@ -8,7 +8,7 @@ import argparse
 import os
 
 from chord_memory import paths
-from chord_memory.commands.install import HOOKS, PREVIOUS, hooks_dir, is_ours
+from chord_memory.commands.install import HOOKS, PREVIOUS, agent_hooks, hooks_dir, is_ours
 
 
 def uninstall_one(folder: str, name: str) -> str | None:
@@ -33,20 +33,8 @@ def run(args: argparse.Namespace) -> int:
 def uninstall_command(root: str, *, agent: str | None, local: bool) -> int:
     """The git hooks and the merge driver; with agent="claude-code", that agent's hooks
     (local: .claude/settings.local.json)."""
-    if agent == "claude-code":
-        from chord_memory.agents import claude_code
-
-        for message in claude_code.uninstall(root, local):
-            print(message)
+    if agent_hooks(root, agent, local, "uninstall"):
         return 0
-    if local:
-        from chord_memory.errors import UserError
-
-        raise UserError("--local goes with --agent claude-code (.claude/settings.local.json)")
-    if paths.git_dir(root) is None:
-        from chord_memory.errors import UserError
-
-        raise UserError("not a git repository: run `chord-memory uninstall` inside one")
     folder = hooks_dir(root)
     said = [m for m in (uninstall_one(folder, name) for name in HOOKS) if m]
     from chord_memory import mergedriver
