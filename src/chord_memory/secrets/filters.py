@@ -41,7 +41,7 @@ _SEQUENCES = tuple(
 _NOT_LITERAL_PREFIXES = (
     # references and templating, code literals, YAML tags, command-line flags
     "$", "<%", "#{", "@{", "[", "{", "(", "--", "process.env", "os.environ", "import.meta.env",
-    "System.getenv", "file:", "@Microsoft.KeyVault(", "arn:aws", "projects/",
+    "System.getenv", "file:", "@Microsoft.KeyVault(", "arn:aws", "projects/", "@string/",
     # ciphertext
     "ENC[", "vault:", "sops:", "-----BEGIN AGE ENCRYPTED",
     # public keys and certificates, publishable keys
