@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from chord_memory.secrets import filters, names
+from chord_memory.secrets import filters, named, names
 from chord_memory.secrets.rules import lazy
 
 _QUOTED = ("value", "value2", "value3", "value5")
@@ -18,9 +18,19 @@ def _quoted(m: re.Match[str]) -> bool:
     return any(m.group(g) is not None for g in _QUOTED if g in m.re.groupindex)
 
 
-def by_name(m: re.Match[str], value: str) -> bool:
-    level = names.tier(m.group("name"))
-    if level is None or value.lower() == m.group("name").lower():
+def by_name(m: re.Match[str], value: str) -> bool | str:
+    """The value beside a name: a provider's kind when the name and shape say so (`named`),
+    else as literal as the name's tier asks."""
+    name = m.group("name")
+    if value.lower() == name.lower():
+        return False
+    kind = named.kind_of(name, value)
+    if kind is not None and filters.plausible(value) and not (
+        filters.is_placeholder(value) or filters.wordy(value)
+    ):
+        return kind
+    level = names.tier(name)
+    if level is None:
         return False
     if level == names.PASSWORD:
         return filters.password_like(value, quoted=_quoted(m))
@@ -123,3 +133,17 @@ def key_body(m: re.Match[str], value: str) -> bool:
         return False
     body = re.sub(r"-{4,5} ?(?:BEGIN|END)[^-]*-{4,5}|\\n|\s|[>*-]", "", value)
     return len(re.findall(r"[A-Za-z0-9+/=]{16,}", body)) > 0 and len(body) >= 40
+
+
+def base64_jwt(m: re.Match[str], value: str) -> bool:
+    """A JWT encoded in base64 once more: it decodes to `eyJ….eyJ….…`."""
+    import base64
+    import binascii
+
+    try:
+        decoded = base64.b64decode(value + "=" * (-len(value) % 4))
+    except (binascii.Error, ValueError):
+        return False
+    header, dot, rest = decoded.partition(b".")
+    return (bool(dot) and header.startswith(b"eyJ") and rest.startswith(b"eyJ")
+            and filters.plausible(value))

@@ -101,7 +101,7 @@ RULES: tuple[Rule, ...] = (
 
 def _assignment(entry: syntax.Syntax) -> Rule:
     """One entry of the syntax table as a rule: the name beside a value, judged by the name."""
-    return Rule("env-assignment", _GATES, syntax.pattern(entry), LINE, entry.flags,
+    return Rule("env-assignment", syntax.GATES, syntax.pattern(entry), LINE, entry.flags,
                 check=checks.by_name, priority=2, lines=entry.lines, needs=entry.needs)
 
 

@@ -160,6 +160,11 @@ def not_literal(value: str) -> bool:
     return _NOT_LITERAL().match(value) is not None
 
 
+def wordy(value: str) -> bool:
+    """Words joined by separators (`not-required`, `superintendent`), not a generated value."""
+    return _WORDY().match(value) is not None
+
+
 def is_path(value: str) -> bool:
     """A file path (`/etc/app/token`, `./certs/key.pem`), not base64 that starts with a slash."""
     if not _PATH().match(value):

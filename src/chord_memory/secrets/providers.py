@@ -6,19 +6,23 @@ its lowercase prefixes (two characters at least); LINE rules use keywords found 
 """
 from __future__ import annotations
 
+from chord_memory.secrets import checks
 from chord_memory.secrets.rules import LINE, TOKEN, Rule
 
 _END = r"(?![A-Za-z0-9])"
 _UUID = r"[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}"
 
 
-def tok(kind: str, prefixes: str, pattern: str, entropy: float = 3.0) -> Rule:
-    return Rule(kind, tuple(prefixes.split()), pattern + _END, TOKEN, entropy=entropy)
+def tok(kind: str, prefixes: str, pattern: str, entropy: float = 3.0,
+        examples: tuple[str, ...] = (), not_examples: tuple[str, ...] = ()) -> Rule:
+    return Rule(kind, tuple(prefixes.split()), pattern + _END, TOKEN, entropy=entropy,
+                examples=examples, not_examples=not_examples)
 
 
-def line(kind: str, keywords: str, pattern: str, entropy: float = 3.0, needs: str = "") -> Rule:
+def line(kind: str, keywords: str, pattern: str, entropy: float = 3.0, needs: str = "",
+         examples: tuple[str, ...] = (), not_examples: tuple[str, ...] = ()) -> Rule:
     return Rule(kind, tuple(keywords.split()), pattern, LINE, entropy=entropy,
-                needs=tuple(needs.split()))
+                needs=tuple(needs.split()), examples=examples, not_examples=not_examples)
 
 
 RULES: tuple[Rule, ...] = (
@@ -117,7 +121,9 @@ RULES: tuple[Rule, ...] = (
         r"(?:pat|sat)\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"),
     tok("prefect-api-key", "pnu_", r"pnu_[A-Za-z0-9]{36}"),
     tok("readme-api-key", "rdme_", r"rdme_[a-z0-9]{70}"),
-    tok("sourcegraph-token", "sgp_", r"sgp_(?:[a-f0-9]{16}_|local_)?[a-f0-9]{40}"),
+    tok("sourcegraph-token", "sgp_", r"sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}",
+        examples=("SRC_ACCESS_TOKEN=sgp_3F9a1C2e5B7d9F1a3C5e7B9d1F3a5C7e9B1d3F5a",),
+        not_examples=("sgp_ is the prefix of Sourcegraph tokens",)),
     tok("infracost-api-key", "ico-", r"ico-[A-Za-z0-9]{32}"),
     # Chat, collaboration and SaaS
     tok("slack-token", "xoxb- xoxp- xoxa- xoxr- xoxe- xoxs- xoxo- xoxe.",
@@ -169,6 +175,12 @@ RULES: tuple[Rule, ...] = (
          needs="access_token$"),
     tok("shopify-token", "shpat_ shpca_ shppa_ shpss_", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
     tok("flutterwave-secret-key", "flwseck", r"FLWSECK(?:_TEST)?-[a-fA-F0-9]{32}-X"),
+    tok("flutterwave-encryption-key", "flwseck", r"FLWSECK(?:_TEST)?-?[a-fA-F0-9]{12}",
+        examples=("FLW_ENCRYPTION_KEY=FLWSECK_TEST3f9a1c2e5b7d", "key FLWSECK-9c4e7a1b3d5f"),
+        not_examples=("FLWSECK_TEST-", "FLWSECK_TEST-3f9a1c2e5b7d9f1a3c5e7b9d1f3a5c7e")),
+    tok("flutterwave-public-key", "flwpubk", r"FLWPUBK(?:_TEST)?-[a-fA-F0-9]{32}-X",
+        examples=("FLW_PUBLIC_KEY=FLWPUBK_TEST-3f9a1c2e5b7d9f1a3c5e7b9d1f3a5c7e-X",),
+        not_examples=("FLWPUBK_TEST-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx-X",)),
     tok("plaid-access-token", "access-",
         r"access-(?:sandbox|development|production)-" + _UUID),
     tok("easypost-api-key", "ezak eztk", r"EZ[AT]K[A-Za-z0-9]{54}"),
@@ -193,8 +205,21 @@ RULES: tuple[Rule, ...] = (
     tok("grafana-token", "glsa_ eyjrijoi",
         r"(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|eyJrIjoi[A-Za-z0-9]{70,400}={0,3})"),
     tok("grafana-cloud-token", "glc_", r"glc_[A-Za-z0-9+/]{32,400}={0,3}"),
-    tok("dynatrace-token", "dt0c01.", r"dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}"),
+    tok("dynatrace-token", "dt0c01.", r"dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}",  # any case
+        examples=("DT_API_TOKEN=dt0c01.st7zfucvvatvaqnpylcwiidj."
+                  "idl93b1z5tld47fipwn5clu63lf2lez2m7jmpe1h9zkf9felvnq1tvsg0kpchmim",),
+        not_examples=("dt0c01." + "A" * 24 + "." + "B" * 64,)),
+    line("sidekiq-sensitive-url", "contribsys",
+         r"\b(?P<value>[a-f0-9]{8}:[a-f0-9]{8})@(?:gems|enterprise)\.contribsys\.com\b", 2.0,
+         examples=("source \"https://3f9a1c2e:7b4d8e6f@gems.contribsys.com/\"",),
+         not_examples=("source \"https://gems.contribsys.com/\"",)),
     # Generic structured tokens
     Rule("jwt", ("eyj",), r"eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}"
          + _END, TOKEN, entropy=3.5, priority=3),
+    Rule("jwt-base64", ("zxlk",), r"ZXlK[A-Za-z0-9+/]{60,8000}={0,2}" + _END, TOKEN, entropy=4.0,
+         check=checks.base64_jwt, priority=3,
+         examples=("AUTH_HEADER_B64=ZXlKaGJHY2lPaUpJVXpJMU5pSjkuZXlKemRXSWlPaUpqYVMxaWIzUWlMQ0pwWVhRaU"
+                   "9qRTNNekk1TURBd01EQjkucThaeDNMbTlWYjJOYzdUcjRXczFZZDZLcDBIZjVHajhVZTFJYThPYjNQ",),
+         not_examples=("ZXlKaGJHY2lPaUpJVXpJMU5pSjkgaXMgbm90IGEgand0IGF0IGFsbCwganVzdCB0ZXh0IHRo"
+                       "YXQgYmVnaW5zIHNv",)),
 )

@@ -16,9 +16,14 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from chord_memory.secrets.named import WORDS as PROVIDER_WORDS
+
+# The words that make a name worth reading (each is also a prefilter keyword): the generic
+# ones, and the providers' of `named.py`.
+GATES = ("pass", "pw", "secret", "token", "key", "auth", "cred", *PROVIDER_WORDS)
 # A name that may hold a secret: the lookahead keeps the regex from consuming other names.
 NAME = (
-    r"(?=[A-Za-z0-9_.\-]*?(?i:pass|pw|secret|token|key|auth|cred))"
+    r"(?=[A-Za-z0-9_.\-]*?(?i:" + "|".join(GATES) + "))"
     r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,80})"
 )
 VALUE = (
