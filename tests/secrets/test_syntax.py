@@ -39,3 +39,21 @@ def test_a_neutral_name_beside_a_value_is_not_a_secret(syntax: str, template: st
 def test_every_syntax_has_examples_and_distinct_names() -> None:
     assert all(s.examples for s in SYNTAXES)
     assert len({s.name for s in SYNTAXES}) == len(SYNTAXES)
+
+
+@pytest.mark.parametrize("text", [
+    "API_TOKEN=Zx9Vb4?c1Tr6Ws3Yd8Kq2Lm7",   # one character outside a token's alphabet
+    "client_secret: 'a8F#kQ9zLm2Pq7Rs4Tv6'",
+])
+def test_a_mangled_token_under_a_token_name_is_not_a_secret(text: str) -> None:
+    assert scan_text("# Notes\n\n" + text + "\n") == []
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("SECRET_KEY = 'k3#9x!q@2v$7m%p^5z&8w*1r(4t)6y_0u+=b-n'", "k3#9x!q@2v$7m%p^5z&8w*1r(4t)6y_0u+=b-n"),
+    ("DB_PASSWORD=Xk9#mQ2vLp", "Xk9#mQ2vLp"),
+])
+def test_symbols_throughout_or_under_a_password_name_still_count(text: str, value: str) -> None:
+    found = scan_text("# Notes\n\n" + text + "\n")
+    assert [f.kind for f in found] == ["env-assignment"]
+    assert found[0].end - found[0].start == len(value)

@@ -34,9 +34,15 @@ def by_name(m: re.Match[str], value: str) -> bool | str:
         return False
     if level == names.PASSWORD:
         return filters.password_like(value, quoted=_quoted(m))
+    if not filters.one_alphabet(value):
+        return False
     if level == names.SECRET:
         return filters.credential_like(value)
     return filters.random_like(value)
+
+
+def credential(m: re.Match[str], value: str) -> bool:
+    return filters.credential_like(value)
 
 
 def password(m: re.Match[str], value: str) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import string
 from collections import Counter
 
 from chord_memory.secrets.rules import lazy
@@ -163,6 +164,17 @@ def not_literal(value: str) -> bool:
 def wordy(value: str) -> bool:
     """Words joined by separators (`not-required`, `superintendent`), not a generated value."""
     return _WORDY().match(value) is not None
+
+
+_TOKEN_CHARS = frozenset(string.ascii_letters + string.digits + "_-.+/=~:!\\")
+
+
+def one_alphabet(value: str) -> bool:
+    """A token is drawn from one alphabet: letters, digits and `_-.+/=~:`. One or two odd
+    characters (`?`, `#`, `%`, `$`) in a token-shaped value make it a typo or a mangled
+    sample; a generated key with symbols throughout (Django's) has three kinds or more."""
+    odd = set(value) - _TOKEN_CHARS
+    return not odd or (len(odd) >= 3 and len(value) >= 32)
 
 
 def is_path(value: str) -> bool:

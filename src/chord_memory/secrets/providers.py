@@ -213,6 +213,13 @@ RULES: tuple[Rule, ...] = (
          r"\b(?P<value>[a-f0-9]{8}:[a-f0-9]{8})@(?:gems|enterprise)\.contribsys\.com\b", 2.0,
          examples=("source \"https://3f9a1c2e:7b4d8e6f@gems.contribsys.com/\"",),
          not_examples=("source \"https://gems.contribsys.com/\"",)),
+    Rule("jenkins-credential", ("aqaaabaaa",),  # a credentials.xml <secret>{AQAAABAAA …}</secret>
+         r"\{(?:[\w.\-]{1,40}[ \t]+)?AQAAABAAA[ \t]+(?P<value>[^\s{}<>]{6,400})[ \t]*\}", LINE,
+         check=checks.credential,
+         examples=("<secret>{AQAAABAAA q8Zx3Lm9Vb2Nc7Tr4Ws1Yd6K}</secret>",
+                   "<secret>{mailjet AQAAABAAA Zx9Vb4Nc1Tr6Ws3Yd8Kq2Lm7 }</secret>"),
+                   not_examples=("<secret>{AQAAABAAAAAQq8Zx3Lm9Vb2Nc7Tr4Ws1Yd6K=}</secret>",
+                                 "<secret>{AQAAABAAA ${JENKINS_SECRET}}</secret>")),
     # Generic structured tokens
     Rule("jwt", ("eyj",), r"eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}"
          + _END, TOKEN, entropy=3.5, priority=3),

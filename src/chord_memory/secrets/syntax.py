@@ -26,9 +26,12 @@ NAME = (
     r"(?=[A-Za-z0-9_.\-]*?(?i:" + "|".join(GATES) + "))"
     r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,80})"
 )
+# A bare value's character: it ends at a space, a quote, a separator or a `\n` escape (a
+# dotenv file inside a JSON string).
+_BARE = r"(?:[^\s\"'`|<>,;\\]|\\(?![nrt]))"
 VALUE = (
     r"(?:\"(?P<value>(?:[^\"\\\n]|\\.){1,400})\"|'(?P<value2>[^'\n]{1,400})'"
-    r"|`(?P<value3>[^`\n]{1,400})`|(?P<bare>[^\s\"'`|<>,;]+(?:[,;][^\s\"'`|<>,;]+)*))"
+    r"|`(?P<value3>[^`\n]{1,400})`|(?P<bare>" + _BARE + r"+(?:[,;]" + _BARE + r"+)*))"
 )
 _QUOTED = r"(?:\"(?P<value>[^\"\n]{1,400})\"|'(?P<value2>[^'\n]{1,400})')"
 # Assignment operators, longest first: Make's `:::=`, `::=`, `?=`, Go's `:=`, PHP's `.=`, …
@@ -61,6 +64,13 @@ SYNTAXES: tuple[Syntax, ...] = (
          "//registry.npmjs.org/:_{n}={v}", "String {n} = \"{v}\";", "let {n}: &str = \"{v}\";"),
         ("{n}=${SECRET}", "{n} ?= $(shell cat .token)", "${n} .= $suffix",
          "var {n} string = os.Getenv(\"X\")"),
+    ),
+    Syntax(
+        "dash",  # a label, a spaced dash, a quoted value: `staging token - 'Zx9…'`
+        r"(?<![A-Za-z0-9_.\-]){name}[ \t]+[-–—][ \t]+(?:" + _QUOTED[3:-1] + r"|`(?P<value3>[^`\n]{1,400})`)",
+        (" - ", " ? "),  # "?" is any non-ASCII character (a long dash) in the lowered copy
+        ("{n} - '{v}'", "staging {n} - `{v}`"),
+        ("{n} - 'see the vault'", "{n} - the one in CI"),
     ),
     Syntax(
         "call",  # System.setProperty("X_TOKEN", "…"), os.Setenv, define('…', '…'), map.put
