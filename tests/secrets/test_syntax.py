@@ -57,3 +57,19 @@ def test_symbols_throughout_or_under_a_password_name_still_count(text: str, valu
     found = scan_text("# Notes\n\n" + text + "\n")
     assert [f.kind for f in found] == ["env-assignment"]
     assert found[0].end - found[0].start == len(value)
+
+
+@pytest.mark.parametrize("text", [
+    'nonMatchingToken := "qka8mariexjs7i3e"',      # the name says it is no real one
+    "fakeApiKey = 'Zx9Vb4Nc1Tr6Ws3Yd8Kq2Lm7'",
+    'publicToken = "9Cnzj4p4WGeKLs1Pt8QuKUpRKfFLfRYC9AI"',
+    "BlindKeySignatures = Ed25519.BlindKeySignatures",  # a path to the name itself
+    "key_down_event=.l44B4B4cyMQgO_hmsJbZJ29T-BroW",    # a keyboard key
+    'notes = "Maven - io.jsonwebtoken:jjwt-jackson-0.11.2"',  # a package and its version
+    "export OP_SERVICE_ACCOUNT_TOKEN=ops_eyJzaWduSW5BZGRyZXNzIjoiaHR0cHM6...",  # cut short
+    '"token3": "xoxp-1234-1234-1234-4ddbc191d40ee098cbaae6f3523ada2d"',  # not Slack's shape
+    'telegram_api_token = "2076:Asapyu9th1uox5zhfv0mueskjds5_nm6_1k"',  # not Telegram's
+    "curl --user neo4j:[PASSWORD] http://[IP]:7474/db/data/",
+])
+def test_values_that_only_look_like_secrets(text: str) -> None:
+    assert scan_text("# Notes\n\n" + text + "\n") == []

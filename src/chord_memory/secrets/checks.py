@@ -22,8 +22,8 @@ def by_name(m: re.Match[str], value: str) -> bool | str:
     """The value beside a name: a provider's kind when the name and shape say so (`named`),
     else as literal as the name's tier asks."""
     name = m.group("name")
-    if value.lower() == name.lower():
-        return False
+    if value.lower() == name.lower() or value.endswith("." + name):
+        return False  # the name itself, or a path to it (`Ed25519.BlindKeySignatures`)
     kind = named.kind_of(name, value)
     if kind is not None and filters.plausible(value) and not (
         filters.is_placeholder(value) or filters.wordy(value)
@@ -34,11 +34,23 @@ def by_name(m: re.Match[str], value: str) -> bool | str:
         return False
     if level == names.PASSWORD:
         return filters.password_like(value, quoted=_quoted(m))
-    if not filters.one_alphabet(value):
+    if not filters.one_alphabet(value) or _malformed(name, value):
         return False
     if level == names.SECRET:
         return filters.credential_like(value)
     return filters.random_like(value)
+
+
+# Token prefixes whose every issued shape is in the rule table (Slack's): a value with one that
+# no rule matched (had one, its finding wins) is a placeholder or a mangled sample.
+_COMPLETE_PREFIXES = ("xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxo-", "xoxe-", "xoxe.")
+
+
+def _malformed(name: str, value: str) -> bool:
+    """A provider's token out of its shape: a complete prefix (`xoxp-1234-…`), or a name
+    holding a provider's word (`telegram_api_token`) over a value not in that provider's
+    format (`named.FORMATS`)."""
+    return value.lower().startswith(_COMPLETE_PREFIXES) or named.off_format(name, value)
 
 
 def credential(m: re.Match[str], value: str) -> bool:
@@ -50,7 +62,7 @@ def password(m: re.Match[str], value: str) -> bool:
 
 
 def prose_password(m: re.Match[str], value: str) -> bool:
-    if len(value) > 64 or value[0] in "=:,;":
+    if len(value) > 64 or value[0] in "=:,;" or value.startswith("//"):  # `http://…`
         return False
     if _quoted(m):
         raw = next(m.group(g) for g in _QUOTED if g in m.re.groupindex and m.group(g) is not None)

@@ -164,6 +164,8 @@ def _keep(rule: Rule, m: re.Match[str], spans: list[Span]) -> None:
     if span is None:
         return
     value = m.string[span[0]:span[1]]
+    if m.string.startswith(("..", "…"), span[1]):
+        return  # cut short where it was pasted: `ops_eyJzaWdu...`, `sk-…`
     if rule.entropy and filters.entropy(value) < rule.entropy:
         return
     # A rule's check includes `plausible`; rules without one get it here.

@@ -66,7 +66,8 @@ _CONFIG_OBJECTS = frozenset((
 # e-mail addresses, file names, host names.
 _NOT_LITERAL = lazy("|".join((
     r"^(?:%[A-Za-z_]\w*%|.*\{[A-Za-z_]?[\w.()\[\]!:'\"]*\}|.*%(?:\(\w+\))?[sdr](?![A-Za-z0-9])"
-    r"|![A-Za-z]|age1[0-9a-z]{50,}|\#[0-9a-f]{3,8}$|\#[a-z][a-z-]*$)",
+    r"|![A-Za-z]|age1[0-9a-z]{50,}|\#[0-9a-f]{3,8}$|\#[a-z][a-z-]*$"
+    r"|[a-z][a-z0-9]*(?:[-_.][a-z][a-z0-9]*)*[-_.]v?\d+(?:\.\d+){1,3}$)",  # a package and version
     r"^(?:[A-Za-z_][\w.]*[(\[]"
     r"|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\.[a-z_]*(?:pass|secret|token|key|pwd|cred)[a-z_]*$"
     r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}$"
@@ -224,6 +225,7 @@ def random_like(value: str) -> bool:
         and any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
         and _switches(value) >= max(4, len(value) // 6)
         and max(len(part) for part in re.split(r"[-./_+:]", value)) >= 12
+        and not any(len(part) >= 12 and wordy(part) for part in re.split(r"[-./_+:]", value))
     )
 
 

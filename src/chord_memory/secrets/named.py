@@ -54,6 +54,12 @@ NAMED: tuple[Named, ...] = (
 
 WORDS: tuple[str, ...] = tuple(sorted({n.word for n in NAMED}))
 
+# Providers whose one format is known: under a name holding the word, only a value in that
+# format is the provider's token; anything else there is a mangled or invented sample.
+FORMATS: tuple[tuple[str, str], ...] = (
+    ("telegram", r"(?:bot)?\d{5,16}:A[A-Za-z0-9_\-]{30,40}"),
+)
+
 
 @functools.cache
 def _shape(pattern: str) -> re.Pattern[str]:
@@ -69,3 +75,9 @@ def kind_of(name: str, value: str) -> str | None:
         ):
             return entry.kind
     return None
+
+
+def off_format(name: str, value: str) -> bool:
+    """Does the name hold a provider's word whose format the value does not have?"""
+    low = name.lower()
+    return any(word in low and not _shape(shape).fullmatch(value) for word, shape in FORMATS)

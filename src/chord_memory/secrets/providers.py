@@ -34,7 +34,9 @@ RULES: tuple[Rule, ...] = (
     tok("anthropic-admin-key", "sk-ant-", r"sk-ant-admin\d\d-[A-Za-z0-9_\-]{32,200}"),
     tok("openrouter-api-key", "sk-or-", r"sk-or-v1-[a-f0-9]{64}"),
     tok("ai-api-key", "sk-", r"sk-[A-Za-z0-9]{32,64}", 3.5),
-    tok("huggingface-token", "hf_", r"hf_[A-Za-z0-9]{30,40}"),
+    tok("huggingface-token", "hf_", r"hf_(?=[a-z0-9]*[A-Z])(?=[A-Z0-9]*[a-z])[A-Za-z0-9]{30,40}(?!_)",
+        examples=("HF_TOKEN=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",),  # mixed case, as issued
+        not_examples=("&hf_servingcellpriorityparametersdescription_h_prio",)),
     tok("huggingface-org-token", "api_org_", r"api_org_[A-Za-z0-9]{30,40}"),
     tok("groq-api-key", "gsk_", r"gsk_[A-Za-z0-9]{48,56}"),
     tok("replicate-api-token", "r8_", r"r8_[A-Za-z0-9]{37,40}"),
@@ -116,7 +118,9 @@ RULES: tuple[Rule, ...] = (
     tok("clojars-token", "clojars_", r"CLOJARS_[a-z0-9]{60}"),
     tok("crates-io-token", "cio", r"cio[A-Za-z0-9]{32}", 3.5),
     tok("postman-api-key", "pmak-", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}"),
-    tok("octopus-deploy-api-key", "api-", r"API-[A-Z0-9]{26,32}"),
+    tok("octopus-deploy-api-key", "api-", r"(?<![/\w-])API-[A-Z0-9]{26,32}",
+        examples=("OCTOPUS_CLI_API_KEY=API-Q8M2V7K4X9P1L6Z3R5T0W8Y2U4",),
+        not_examples=("https://team.notion.site/API-BD8F56CDC1441E6BF6011AB6D8528F",)),  # a page
     tok("harness-token", "pat. sat.",
         r"(?:pat|sat)\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"),
     tok("prefect-api-key", "pnu_", r"pnu_[A-Za-z0-9]{36}"),
@@ -126,8 +130,25 @@ RULES: tuple[Rule, ...] = (
         not_examples=("sgp_ is the prefix of Sourcegraph tokens",)),
     tok("infracost-api-key", "ico-", r"ico-[A-Za-z0-9]{32}"),
     # Chat, collaboration and SaaS
-    tok("slack-token", "xoxb- xoxp- xoxa- xoxr- xoxe- xoxs- xoxo- xoxe.",
-        r"xox(?:[bpaeros]|e\.xox[bp])-[0-9A-Za-z\-]{10,250}"),
+    # Slack, in each issued shape (a loose `xox.-…` pattern took placeholders for tokens)
+    tok("slack-token", "xoxb-",
+        r"xoxb-(?:\d{10,13}-\d{10,13}-[A-Za-z0-9]{24,34}|\d{8,14}-[A-Za-z0-9]{18,26})",
+        examples=("SLACK_BOT_TOKEN=xoxb-283746519283-2837465192837-Qm7xLp2vKs9Zt4Rw8Nc1Yd6F",
+                  "xoxb-84736251847-Zq8mK2vL9pXwQ4rT7yU1aB"),  # the legacy bot shape
+        not_examples=("xoxb-xoxb-my-bot-token", "xoxb-12345-abcd234", "xoxb-abcdef-abcdef")),
+    tok("slack-token", "xoxp- xoxe-",
+        r"xox[pe]-\d{10,13}-\d{10,13}-\d{10,13}-[A-Za-z0-9]{28,34}",
+        examples=("xoxp-283746519283-283746519284-2837465192837-3f9a1c2e5b7d9f1a3c5e7b9d1f3a5c7e",),
+        not_examples=("xoxp-1234-1234-1234-4ddbc191d40ee098cbaae6f3523ada2d",
+                      "xoxp-283746519283-283746519284-2837465192837-####################")),
+    tok("slack-token", "xoxa- xoxr-", r"xox[ar]-(?:\d-)?[0-9A-Za-z\-]{8,250}",
+        examples=("xoxa-2-Qm7xLp2vKs9Zt4Rw8Nc1Yd6F",), not_examples=("xoxa-2-aaaaaaaaaaaa",)),
+    tok("slack-token", "xoxs- xoxo-", r"xox[os]-\d+-\d+-\d+-[A-Fa-f0-9]+",
+        examples=("xoxs-2837465192-2837465193-2837465194-3f9a1c2e5b7d9f1a",)),
+    tok("slack-token", "xoxe.xoxb- xoxe.xoxp- xoxe-",
+        r"xoxe(?:\.xox[bp])?-\d-[A-Za-z0-9]{140,170}",
+        examples=("SLACK_CONFIG_TOKEN=xoxe.xoxp-1-" + "Q8M2V7K4X9P1L6Z3R5T0" * 8,),
+        not_examples=("xoxe.xoxp-1-RANDOMSTRINGHERE", "xoxe.xoxp-1-SlackAppConfigurationAccessTokenHere")),
     tok("slack-app-token", "xapp-", r"xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+"),
     line("slack-webhook-url", "://",
          r"(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_\-]{20,}",
@@ -140,8 +161,9 @@ RULES: tuple[Rule, ...] = (
          r"https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{60,70}",
          needs="discord"),
     line("telegram-bot-token", ":a",  # also inside https://api.telegram.org/bot<token>/
-         r"(?:(?<![A-Za-z0-9])|(?<=/bot))\d{8,10}:AA[A-Za-z0-9_\-]{33}(?![A-Za-z0-9_\-])",
-         needs=":aa"),
+         r"(?:(?<![A-Za-z0-9])|(?<=/bot))\d{5,16}:A[A-Za-z0-9_\-]{34}(?![A-Za-z0-9_\-])", 3.5,
+         needs=":a", examples=("telegram bot: 57569117:Af01ytkxavny8_1fdcrbr-cg-yuqnf6_d0h",),
+         not_examples=("at 12:30:Abcdefabcdefabcdefabcdefabcdefabcd",)),
     line("teams-webhook-url", "://",
          r"https://[A-Za-z0-9.\-]+\.webhook\.office\.com/webhookb2/[^\s\"'<>)`]*[A-Za-z0-9]",
          needs="webhook.office.com"),
@@ -198,10 +220,14 @@ RULES: tuple[Rule, ...] = (
          r"(?<![A-Za-z0-9])AAAA[A-Za-z0-9_\-]{7}:APA91b[A-Za-z0-9_\-]{134}", needs=":apa91b"),
     # Observability
     tok("new-relic-key", "nrak- nrii- nrjs-",
-        r"(?:NRAK-[A-Z0-9]{27}|NRII-[A-Za-z0-9_\-]{32}|NRJS-[a-f0-9]{19})"),
+        r"(?:NRAK-[A-Za-z0-9]{27}|NRII-[A-Za-z0-9_\-]{32}|NRJS-[a-f0-9]{19})"),
     line("new-relic-license-key", "nral", r"(?<![A-Za-z0-9])[a-f0-9]{36}NRAL" + _END),
     tok("sentry-token", "sntryu_", r"sntryu_[a-f0-9]{64}"),
-    tok("sentry-token", "sntrys_", r"sntrys_eyJ[A-Za-z0-9+/=_]{60,}"),
+    tok("sentry-token", "sntrys_", r"sntrys_eyJ[A-Za-z0-9+/=]{60,}_[A-Za-z0-9+/]{43}",
+        examples=("SENTRY_AUTH_TOKEN=sntrys_eyJpYXQiOjE3MzI5MDAwMDAuMCwidXJsIjoiaHR0cHM6Ly9zZW50cnkuaW8i"
+                  "fQ==_q8Zx3Lm9Vb2Nc7Tr4Ws1Yd6Kp0Hf5Gj8Ue1Ia8Ob3P9",),
+        not_examples=("sntrys_eyJpYXQiOjE3MzI5MDAwMDAuMCwidXJsIjoiaHR0cHM6Ly9zZW50cnkuaW8i"
+                      "fQ==_q8Zx3Lm9Vb2N",)),  # the signature part cut short
     tok("grafana-token", "glsa_ eyjrijoi",
         r"(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|eyJrIjoi[A-Za-z0-9]{70,400}={0,3})"),
     tok("grafana-cloud-token", "glc_", r"glc_[A-Za-z0-9+/]{32,400}={0,3}"),
