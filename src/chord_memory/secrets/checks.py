@@ -165,3 +165,12 @@ def base64_jwt(m: re.Match[str], value: str) -> bool:
     header, dot, rest = decoded.partition(b".")
     return (bool(dot) and header.startswith(b"eyJ") and rest.startswith(b"eyJ")
             and filters.plausible(value))
+
+
+# The payload of jwt.io's example token ({"sub":"1234567890","name":"John Doe",…}).
+_JWT_IO_PAYLOAD = "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ"
+
+
+def jwt(m: re.Match[str], value: str) -> bool:
+    """A JSON Web Token, signed or not, other than jwt.io's documentation example."""
+    return _JWT_IO_PAYLOAD not in value and filters.plausible(value)

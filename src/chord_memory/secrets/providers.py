@@ -143,8 +143,10 @@ RULES: tuple[Rule, ...] = (
                       "xoxp-283746519283-283746519284-2837465192837-####################")),
     tok("slack-token", "xoxa- xoxr-", r"xox[ar]-(?:\d-)?[0-9A-Za-z\-]{8,250}",
         examples=("xoxa-2-Qm7xLp2vKs9Zt4Rw8Nc1Yd6F",), not_examples=("xoxa-2-aaaaaaaaaaaa",)),
-    tok("slack-token", "xoxs- xoxo-", r"xox[os]-\d+-\d+-\d+-[A-Fa-f0-9]+",
-        examples=("xoxs-2837465192-2837465193-2837465194-3f9a1c2e5b7d9f1a",)),
+    tok("slack-token", "xoxs- xoxo- xoxp-", r"xox[osp]-\d{5,}-\d{5,}-\d{5,}-[A-Fa-f0-9]{8,}",
+        examples=("xoxs-2837465192-2837465193-2837465194-3f9a1c2e5b7d9f1a",
+                  "xoxp-523423-234243-234233-e039d02840a0b9379c"),  # legacy, shorter numbers
+        not_examples=("xoxp-1234-1234-1234-4ddbc191d40ee098cbaae6f3523ada2d",)),
     tok("slack-token", "xoxe.xoxb- xoxe.xoxp- xoxe-",
         r"xoxe(?:\.xox[bp])?-\d-[A-Za-z0-9]{140,170}",
         examples=("SLACK_CONFIG_TOKEN=xoxe.xoxp-1-" + "Q8M2V7K4X9P1L6Z3R5T0" * 8,),
@@ -247,8 +249,11 @@ RULES: tuple[Rule, ...] = (
                    not_examples=("<secret>{AQAAABAAAAAQq8Zx3Lm9Vb2Nc7Tr4Ws1Yd6K=}</secret>",
                                  "<secret>{AQAAABAAA ${JENKINS_SECRET}}</secret>")),
     # Generic structured tokens
-    Rule("jwt", ("eyj",), r"eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}"
-         + _END, TOKEN, entropy=3.5, priority=3),
+    Rule("jwt", ("eyj",), r"eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}(?:\.[A-Za-z0-9_\-]{10,})?"
+         + _END, TOKEN, entropy=3.5, check=checks.jwt, priority=3,
+         examples=("eyJ0eXAiOiJKV1QiLCJhbGciOiJub25lIn0.eyJzdWIiOiJjaS1ib3QiLCJyb2xlIjoiYWRtaW4ifQ",),
+         not_examples=("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6"
+                       "IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ",)),  # jwt.io's example, unsigned
     Rule("jwt-base64", ("zxlk",), r"ZXlK[A-Za-z0-9+/]{60,8000}={0,2}" + _END, TOKEN, entropy=4.0,
          check=checks.base64_jwt, priority=3,
          examples=("AUTH_HEADER_B64=ZXlKaGJHY2lPaUpJVXpJMU5pSjkuZXlKemRXSWlPaUpqYVMxaWIzUWlMQ0pwWVhRaU"
