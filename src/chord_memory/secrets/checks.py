@@ -34,8 +34,8 @@ def by_name(m: re.Match[str], value: str) -> bool | str:
         return False
     if level == names.PASSWORD:
         return filters.password_like(value, quoted=_quoted(m))
-    if not filters.one_alphabet(value) or _malformed(name, value):
-        return False
+    if _malformed(name, value) or not (filters.one_alphabet(value) or names.says_secret(name)):
+        return False  # a key or token is generated from one alphabet; a `*_SECRET` may be typed
     if level == names.SECRET:
         return filters.credential_like(value)
     return filters.random_like(value)
@@ -113,7 +113,8 @@ _WORD_BEFORE = lazy(r"([A-Za-z]+)[ _-]$")
 def prose_secret(m: re.Match[str], value: str) -> bool:
     before = _WORD_BEFORE().search(m.string, max(0, m.start() - 40), m.start())
     qualifier = before.group(1).lower() if before else ""
-    return qualifier not in _WEAK_QUALIFIERS and filters.random_like(value)
+    return (qualifier not in _WEAK_QUALIFIERS and filters.one_alphabet(value)
+            and filters.random_like(value))
 
 
 _EXAMPLE_HOST = lazy(r"@(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid))\b")

@@ -103,3 +103,8 @@ def _key_tier(qualifier: str) -> str | None:
     if qualifier in _WEAK_KEY_QUALIFIERS:
         return None
     return SECRET if qualifier in _STRONG_KEY_QUALIFIERS else KEY
+
+
+def says_secret(name: str) -> bool:
+    """`client_secret`, `JWT_SECRET`: a word people may fill by hand, unlike a key or token."""
+    return any(w.startswith("SECRET") or w.endswith("SECRET") for w in words(name))
