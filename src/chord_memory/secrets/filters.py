@@ -167,7 +167,7 @@ def wordy(value: str) -> bool:
     return _WORDY().match(value) is not None
 
 
-_TOKEN_CHARS = frozenset(string.ascii_letters + string.digits + "_-.+/=~:!\\")
+_TOKEN_CHARS = frozenset(string.ascii_letters + string.digits + "_-.+/=~:!%\\")
 
 
 def one_alphabet(value: str) -> bool:

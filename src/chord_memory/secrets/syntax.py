@@ -30,10 +30,10 @@ NAME = (
 # dotenv file inside a JSON string).
 _BARE = r"(?:[^\s\"'`|<>,;\\]|\\(?![nrt]))"
 VALUE = (
-    r"(?:\"(?P<value>(?:[^\"\\\n]|\\.){1,400})\"|'(?P<value2>[^'\n]{1,400})'"
-    r"|`(?P<value3>[^`\n]{1,400})`|(?P<bare>" + _BARE + r"+(?:[,;]" + _BARE + r"+)*))"
+    r"(?:\"(?P<value>(?:[^\"\\\n]|\\.){1,4000})\"|'(?P<value2>[^'\n]{1,4000})'"
+    r"|`(?P<value3>[^`\n]{1,4000})`|(?P<bare>" + _BARE + r"+(?:[,;]" + _BARE + r"+)*))"
 )
-_QUOTED = r"(?:\"(?P<value>[^\"\n]{1,400})\"|'(?P<value2>[^'\n]{1,400})')"
+_QUOTED = r"(?:\"(?P<value>[^\"\n]{1,4000})\"|'(?P<value2>[^'\n]{1,4000})')"
 # Assignment operators, longest first: Make's `:::=`, `::=`, `?=`, Go's `:=`, PHP's `.=`, …
 _OPERATOR = r"(?::::=|::=|:=|\?=|\.=|\+=|=>|->|:|=)"
 # A declared type between the name and `=`: Go `var t string =`, `t: str =`, Rust `&str`.
@@ -67,7 +67,7 @@ SYNTAXES: tuple[Syntax, ...] = (
     ),
     Syntax(
         "dash",  # a label, a spaced dash, a quoted value: `staging token - 'Zx9…'`
-        r"(?<![A-Za-z0-9_.\-]){name}[ \t]+[-–—][ \t]+(?:" + _QUOTED[3:-1] + r"|`(?P<value3>[^`\n]{1,400})`)",
+        r"(?<![A-Za-z0-9_.\-]){name}[ \t]+[-–—][ \t]+(?:" + _QUOTED[3:-1] + r"|`(?P<value3>[^`\n]{1,4000})`)",
         (" - ", " ? "),  # "?" is any non-ASCII character (a long dash) in the lowered copy
         ("{n} - '{v}'", "staging {n} - `{v}`"),
         ("{n} - 'see the vault'", "{n} - the one in CI"),
