@@ -110,7 +110,17 @@ _WEAK_QUALIFIERS = frozenset((
 _WORD_BEFORE = lazy(r"([A-Za-z]+)[ _-]$")
 
 
+def _glued(text: str, end: int) -> bool:
+    """Does more than a sentence's punctuation follow the value at end?"""
+    nxt, after = text[end:end + 1], text[end + 1:end + 2]
+    if not nxt or nxt.isspace():
+        return False
+    return nxt not in ".,)]}" or bool(after and not after.isspace())
+
+
 def prose_secret(m: re.Match[str], value: str) -> bool:
+    if m.group("bare") is not None and _glued(m.string, m.end()):
+        return False  # the value goes on in characters no token has: `Key=Zx9…Tl:c*X`
     before = _WORD_BEFORE().search(m.string, max(0, m.start() - 40), m.start())
     qualifier = before.group(1).lower() if before else ""
     return (qualifier not in _WEAK_QUALIFIERS and filters.one_alphabet(value)
@@ -173,5 +183,15 @@ _JWT_IO_PAYLOAD = "eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxN
 
 
 def jwt(m: re.Match[str], value: str) -> bool:
-    """A JSON Web Token, signed or not, other than jwt.io's documentation example."""
-    return _JWT_IO_PAYLOAD not in value and filters.plausible(value)
+    """A JSON Web Token, signed or not, other than jwt.io's documentation example: its header
+    decodes to a JSON object (a mangled sample's does not)."""
+    import base64
+    import binascii
+    import json
+
+    head = value.partition(".")[0]
+    try:
+        header = json.loads(base64.urlsafe_b64decode(head + "=" * (-len(head) % 4)))
+    except (binascii.Error, ValueError):
+        return False
+    return isinstance(header, dict) and _JWT_IO_PAYLOAD not in value and filters.plausible(value)
