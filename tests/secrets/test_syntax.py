@@ -71,6 +71,7 @@ def test_symbols_throughout_or_under_a_password_name_still_count(text: str, valu
     '"token3": "xoxp-1234-1234-1234-4ddbc191d40ee098cbaae6f3523ada2d"',  # not Slack's shape
     'telegram_api_token = "2076:Asapyu9th1uox5zhfv0mueskjds5_nm6_1k"',  # not Telegram's
     "curl --user neo4j:[PASSWORD] http://[IP]:7474/db/data/",
+    '<assemblyIdentity name="Microsoft.VC90.CRT" publicKeyToken="1fc8b3b9a1e18e3b"/>',  # .NET
 ])
 def test_values_that_only_look_like_secrets(text: str) -> None:
     assert scan_text("# Notes\n\n" + text + "\n") == []

@@ -94,8 +94,9 @@ def tier(name: str) -> str | None:
                 return None
             found = SECRET
         elif w == "KEY" and found is None:
-            found = _key_tier(ws[i - 1] if i else "")  # `PUBLIC_KEY`: None, unless a later
-            # word claims it (`flutterwavePubKeyToken`)
+            found = _key_tier(ws[i - 1] if i else "")
+            if found is None:
+                return None  # `PUBLIC_KEY`, and .NET's `publicKeyToken` too
     return found
 
 
