@@ -75,3 +75,20 @@ def test_symbols_throughout_or_under_a_password_name_still_count(text: str, valu
 ])
 def test_values_that_only_look_like_secrets(text: str) -> None:
     assert scan_text("# Notes\n\n" + text + "\n") == []
+
+
+@pytest.mark.parametrize("text", [
+    "- `API_TOKEN` - see the vault entry for staging",
+    'System.setProperty("api.token", System.getenv("API_TOKEN"))',
+    "MAX_TOKENS ?= 4096",
+    'var tokenizer string = "bert-base-uncased"',
+    'var secretName string = "db-creds"',
+    "$passwordHash .= password_hash($plain, PASSWORD_DEFAULT);",
+    "<authToken>\n  ${AUTH_TOKEN}\n</authToken>",
+    '<string name="api_key_label">API key</string>',
+    'os.Setenv("GITHUB_TOKEN", "")',
+    "export TOKEN_TTL ::= 3600",
+    "The token - as the runbook says - lives in Vault.",
+])
+def test_new_syntaxes_keep_ordinary_markdown_quiet(text: str) -> None:
+    assert scan_text("# Notes\n\n" + text + "\n") == []
