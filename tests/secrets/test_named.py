@@ -35,3 +35,21 @@ def test_provider_word_beside_a_number_is_not_enough(text: str) -> None:
 
 def test_every_entry_has_examples_and_a_lowercase_word() -> None:
     assert all(n.examples and n.not_examples and n.word == n.word.lower() for n in NAMED)
+
+
+@pytest.mark.parametrize("text", [
+    "meraki-api-key: acdeFf05b1a6d4c890237bf08c5e6e8d2b4d0f2e",  # Meraki keys are 40 lower hex
+    "meraki_token = 5cb4a5f04cd412fe946667b17f0129ba17aeb2e0c7b5b7264efcebf7d022bfe2R21",
+    "SUMO_ACCESS_KEY: AbCeFG123",
+    'telegram_api_token = "91821610305101863:A01-xoxw7neq4ghii3k853c5o0vwsb08ujo"',
+])
+def test_a_provider_named_value_out_of_its_format_is_not_reported(text: str) -> None:
+    assert kinds(text) == set()
+
+
+@pytest.mark.parametrize("text", [
+    "MERAKI_API_KEY=3f9a1c2e5b7d9f1a3c5e7b9d1f3a5c7e9b1d3f5a",
+    "export TELEGRAM_BOT_TOKEN=5829461037:AAHq8Zx3Lm9Vb2Nc7Tr4Ws1Yd6Kp0Hf5Gj",
+])
+def test_a_provider_named_value_in_its_format_is(text: str) -> None:
+    assert kinds(text)

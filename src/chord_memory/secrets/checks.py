@@ -123,8 +123,10 @@ def prose_secret(m: re.Match[str], value: str) -> bool:
         return False  # the value goes on in characters no token has: `Key=Zx9…Tl:c*X`
     before = _WORD_BEFORE().search(m.string, max(0, m.start() - 40), m.start())
     qualifier = before.group(1).lower() if before else ""
+    starts = [m.start(g) for g in (*_QUOTED, "bare") if g in m.re.groupindex and m.start(g) != -1]
+    said = m.string[max(0, m.start() - 40):min(starts, default=m.end())]  # what names the value
     return (qualifier not in _WEAK_QUALIFIERS and filters.one_alphabet(value)
-            and filters.random_like(value))
+            and not named.off_format(said, value) and filters.random_like(value))
 
 
 _EXAMPLE_HOST = lazy(r"@(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid))\b")

@@ -58,6 +58,8 @@ WORDS: tuple[str, ...] = tuple(sorted({n.word for n in NAMED}))
 # format is the provider's token; anything else there is a mangled or invented sample.
 FORMATS: tuple[tuple[str, str], ...] = (
     ("telegram", r"(?:bot)?\d{5,16}:A[A-Za-z0-9_\-]{30,40}"),
+    ("meraki", r"[a-f0-9]{40}"),                          # Cisco Meraki API keys: 40 hex
+    ("sumo", r"su[A-Za-z0-9]{12}|[A-Za-z0-9]{64}"),       # Sumo Logic access ids and keys
 )
 
 
