@@ -22,7 +22,6 @@ _MARKERS = (
     "example", "placeholder", "changeme", "change_me", "change-me", "replace_me", "replace-me",
     "replaceme", "your_", "your-", "dummy", "redacted", "not-a-real", "not_a_real", "notareal",
     "notreal", "xxxxxx", "****", "...", "-here", "_here", "insert_", "insert-",
-    "a1b2c3d4", "1a2b3c4d",  # counting in two alphabets at once: typed
 )
 _KEY_BLOCKS = ("-----BEGIN", "---- BEGIN", "PuTTY-User-Key-File")
 _KEY_BLOCK_MARKERS = ("...", "xxxx", "example", "redacted", "placeholder", "your")
