@@ -157,3 +157,12 @@ def test_rule_finds_its_own_examples(kind: str, example: str) -> None:
 @pytest.mark.parametrize(("kind", "example"), RULE_NOT_EXAMPLES)
 def test_rule_leaves_its_own_false_examples(kind: str, example: str) -> None:
     assert kind not in {k for k, _ in spans("# Notes\n\n" + example + "\n")}
+
+
+@pytest.mark.parametrize(("kind", "example"), RULE_EXAMPLES)
+def test_no_finding_shows_more_than_a_public_prefix(kind: str, example: str) -> None:
+    """Whatever a rule finds is shown masked: `…`, or a token kind's prefix and `…`."""
+    prefixes = {k for r in all_rules()[0] if r.scope == TOKEN for k in r.keywords}
+    for f in scan_text("# Notes\n\n" + example + "\n"):
+        assert f.masked.endswith("…")
+        assert f.masked[:-1] == "" or f.masked[:-1].lower() in prefixes
