@@ -1,6 +1,7 @@
 """One sample value a provider kind, in the provider's documented shape (random filling)."""
 from __future__ import annotations
 
+import base64
 import random
 import string
 
@@ -124,6 +125,8 @@ def _samples(g: random.Random) -> dict[str, str]:
         "braintree-access-token": f"access_token$production${r(g, LOW, 16)}${r(g, HEX, 32)}",
         "shopify-token": "shpat_" + r(g, HEX, 32),
         "flutterwave-secret-key": f"FLWSECK_TEST-{r(g, HEX, 32)}-X",
+        "flutterwave-encryption-key": f"FLWSECK_TEST{r(g, HEX, 12)}",
+        "flutterwave-public-key": f"FLWPUBK_TEST-{r(g, HEX, 32)}-X",
         "plaid-access-token": f"access-sandbox-{uuid(g)}",
         "easypost-api-key": "EZAK" + r(g, ALNUM, 54),
         "duffel-token": "duffel_test_" + r(g, URLSAFE, 43),
@@ -142,6 +145,7 @@ def _samples(g: random.Random) -> dict[str, str]:
         "grafana-cloud-token": "glc_" + b64(g, 90),
         "dynatrace-token": f"dt0c01.{r(g, UP, 24)}.{r(g, UP, 64)}",
         "jwt": jwt(g),
+        "jwt-base64": base64.b64encode(jwt(g).encode()).decode(),
     }
 
 

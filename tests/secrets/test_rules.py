@@ -142,3 +142,27 @@ def test_every_kind_is_documented() -> None:
     rules, _ = all_rules()
     missing = sorted({r.kind for r in rules if f"`{r.kind}`" not in docs})
     assert missing == []
+
+
+RULE_EXAMPLES = [(r.kind, e) for r in all_rules()[0] for e in r.examples]
+RULE_NOT_EXAMPLES = [(r.kind, e) for r in all_rules()[0] for e in r.not_examples]
+
+
+@pytest.mark.parametrize(("kind", "example"), RULE_EXAMPLES)
+def test_rule_finds_its_own_examples(kind: str, example: str) -> None:
+    """Each rule's true examples sit beside it in the table (gitleaks' habit)."""
+    assert kind in {k for k, _ in spans("# Notes\n\n" + example + "\n")}
+
+
+@pytest.mark.parametrize(("kind", "example"), RULE_NOT_EXAMPLES)
+def test_rule_leaves_its_own_false_examples(kind: str, example: str) -> None:
+    assert kind not in {k for k, _ in spans("# Notes\n\n" + example + "\n")}
+
+
+@pytest.mark.parametrize(("kind", "example"), RULE_EXAMPLES)
+def test_no_finding_shows_more_than_a_public_prefix(kind: str, example: str) -> None:
+    """Whatever a rule finds is shown masked: `…`, or a token kind's prefix and `…`."""
+    prefixes = {k for r in all_rules()[0] if r.scope == TOKEN for k in r.keywords}
+    for f in scan_text("# Notes\n\n" + example + "\n"):
+        assert f.masked.endswith("…")
+        assert f.masked[:-1] == "" or f.masked[:-1].lower() in prefixes

@@ -6,19 +6,10 @@ from __future__ import annotations
 
 import re
 
-from chord_memory.secrets import checks
+from chord_memory.secrets import checks, syntax
 from chord_memory.secrets.rules import AT, LINE, TOKEN, Rule
 
 _GATES = ("pass", "pw", "secret", "token", "key", "auth", "cred")
-# A name that may hold a secret: the lookahead keeps the regex from consuming other names.
-_NAME = (
-    r"(?=[A-Za-z0-9_.\-]*?(?i:pass|pw|secret|token|key|auth|cred))"
-    r"(?P<name>[A-Za-z_][A-Za-z0-9_.\-]{0,80})"
-)
-_VALUE = (
-    r"(?:\"(?P<value>(?:[^\"\\\n]|\\.){1,400})\"|'(?P<value2>[^'\n]{1,400})'"
-    r"|`(?P<value3>[^`\n]{1,400})`|(?P<bare>[^\s\"'`|<>,;]+(?:[,;][^\s\"'`|<>,;]+)*))"
-)
 _PEM = (
     r"-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----"
     r"(?:.{0,16000}?-----END[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----"
@@ -28,7 +19,6 @@ _PEM = (
 )
 
 
-_SEP = ("=", ":", "->")
 _SET_TO = ("set& to ", "change& to ", "update& to ", "export& to ")
 # "?" stands for any non-ASCII character (an arrow) in the lowercased ASCII copy.
 _IS = (" is", " was", " are", ":", "=", " be", " to", " reads", " now", " as", "->", " - ", "?")
@@ -66,30 +56,6 @@ RULES: tuple[Rule, ...] = (
          r"'(?P<value3>[^'\n]{1,200})'|(?P<value5>[^;\s\"'`]{1,200}))(?=[ \t]*(?:;|\r?$|[\"'`]))",
          LINE, re.M, check=checks.connection, priority=3,
          needs=("password=", "pwd=", "accountkey=", "sharedaccesskey=", "password =", "pwd =")),
-    Rule("env-assignment", _GATES,
-         r"(?<![A-Za-z0-9_.\-])[\"'`]?" + _NAME + r"[\"'`]?[ \t]*(?:\*\*|__)?[ \t]*"
-         r"(?::=|=>|:|=|->)[ \t]*(?:\*\*|__)?[ \t]*(?:!!str[ \t]+)?" + _VALUE, LINE,
-         check=checks.by_name, priority=2, needs=_SEP),
-    Rule("env-assignment", _GATES,
-         r"(?:^|\s|`)(?:ENV|ARG|setx|SetEnv)[ \t]+" + _NAME + r"[ \t]+" + _VALUE, LINE, re.M,
-         check=checks.by_name, priority=2, needs=("env ", "arg ", "setx ")),
-    Rule("env-assignment", _GATES,
-         r"\bname:[ \t]*[\"']?" + _NAME + r"[\"']?[ \t]*\r?\n[ \t>]*-?[ \t]*value:[ \t]*" + _VALUE,
-         LINE, check=checks.by_name, priority=2, lines=2, needs=("name:",)),
-    Rule("env-assignment", _GATES,
-         r"\"name\"\s*:\s*\"" + _NAME + r"\"\s*,\s*\"value\"\s*:\s*\"(?P<value>[^\"\n]{1,400})\"",
-         LINE, check=checks.by_name, priority=2, needs=('"value"',)),
-    Rule("env-assignment", _GATES,
-         r"\|[ \t]*[`*]*(?:[A-Za-z0-9_.\-]+[ \t]+){0,3}" + _NAME + r"[`*]*[ \t]*\|[ \t]*"
-         r"(?:`(?P<value3>[^`|\n]{1,400})`|\*\*(?P<value2>[^*|\s]{1,400})\*\*"
-         r"|(?P<bare>[^|`\s](?:[^|`\n]{0,398}[^|`\s])?))[ \t]*(?=\|)",
-         LINE, check=checks.by_name, priority=2, needs=("|",)),
-    Rule("env-assignment", _GATES,
-         r"<" + _NAME + r">(?P<value>[^<\s]{4,400})</", LINE, check=checks.by_name, priority=2,
-         needs=("</",)),
-    Rule("env-assignment", _GATES,
-         r"<add\s+key=\"" + _NAME + r"\"\s+value=\"(?P<value>[^\"\n]{1,400})\"", LINE,
-         check=checks.by_name, priority=2, needs=("<add",)),
     Rule("netrc-password", ("pass",),
          r"(?:\bmachine\s+\S+\s+(?:login\s+\S+\s+)?|^[ \t]*)password[ \t]+(?P<bare>[^\s\"'`]+)"
          r"[ \t]*(?:\r?$|[\"'`])",
@@ -99,12 +65,6 @@ RULES: tuple[Rule, ...] = (
          r"|sqlcmd|mongo\w*|az\s+login|oc\s+login)\b[^\n]*?\s-[pP](?:[ \t]+|(?=[^\s-]))"
          r"(?:\"(?P<value>[^\"\n]+)\"|'(?P<value2>[^'\n]+)'|(?P<bare>[^\s\"'`]+))", LINE,
          check=checks.password, priority=3, needs=("login", "mysql", "sshpass", "sqlcmd", "mongo")),
-    Rule("env-assignment", _GATES,
-         r"(?<![\w-])--" + _NAME + r"(?:=|[ \t]+)(?:\"(?P<value>[^\"\n]+)\"|'(?P<value2>[^'\n]+)'"
-         r"|(?P<bare>[^\s\"'`-][^\s\"'`]*))", LINE, check=checks.by_name, priority=2, needs=("--",)),
-    Rule("env-assignment", _GATES,
-         r"(?i:\b(?:set|export|change|update)\s+)`?" + _NAME + r"`?\s+(?i:to)\s+" + _VALUE,
-         LINE, check=checks.by_name, priority=2, needs=_SET_TO),
     Rule("password-in-prose", ("pass", "pw"),
          r"(?<![\w/+=.\-])(?i:(?:password|passwd|passphrase|passcode|pass ?word|pwd|pw)s?(?![\w-]))"
          + _CTX +
@@ -137,3 +97,12 @@ RULES: tuple[Rule, ...] = (
          r"(?:\bis\b|[:=])\s*[\"'`]?(?P<value>(?:[a-z]{3,8}[ ]+){11,23}[a-z]{3,8})\b",
          LINE, check=checks.seed, priority=2),
 )
+
+
+def _assignment(entry: syntax.Syntax) -> Rule:
+    """One entry of the syntax table as a rule: the name beside a value, judged by the name."""
+    return Rule("env-assignment", syntax.GATES, syntax.pattern(entry), LINE, entry.flags,
+                check=checks.by_name, priority=2, lines=entry.lines, needs=entry.needs)
+
+
+RULES += tuple(_assignment(entry) for entry in syntax.SYNTAXES)

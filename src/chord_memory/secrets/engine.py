@@ -164,12 +164,16 @@ def _keep(rule: Rule, m: re.Match[str], spans: list[Span]) -> None:
     if span is None:
         return
     value = m.string[span[0]:span[1]]
+    if m.string.startswith(("..", "…"), span[1]):
+        return  # cut short where it was pasted: `ops_eyJzaWdu...`, `sk-…`
     if rule.entropy and filters.entropy(value) < rule.entropy:
         return
     # A rule's check includes `plausible`; rules without one get it here.
-    if not (rule.check(m, value) if rule.check is not None else filters.plausible(value)):
+    verdict = rule.check(m, value) if rule.check is not None else filters.plausible(value)
+    if not verdict:
         return
-    spans.append(Span(span[0], span[1], rule.kind, rule.priority))
+    kind = verdict if isinstance(verdict, str) else rule.kind
+    spans.append(Span(span[0], span[1], kind, rule.priority))
 
 
 def _value_span(m: re.Match[str], token: bool = False) -> tuple[int, int] | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import string
 from collections import Counter
 
 from chord_memory.secrets.rules import lazy
@@ -41,7 +42,7 @@ _SEQUENCES = tuple(
 _NOT_LITERAL_PREFIXES = (
     # references and templating, code literals, YAML tags, command-line flags
     "$", "<%", "#{", "@{", "[", "{", "(", "--", "process.env", "os.environ", "import.meta.env",
-    "System.getenv", "file:", "@Microsoft.KeyVault(", "arn:aws", "projects/",
+    "System.getenv", "file:", "@Microsoft.KeyVault(", "arn:aws", "projects/", "@string/",
     # ciphertext
     "ENC[", "vault:", "sops:", "-----BEGIN AGE ENCRYPTED",
     # public keys and certificates, publishable keys
@@ -65,7 +66,8 @@ _CONFIG_OBJECTS = frozenset((
 # e-mail addresses, file names, host names.
 _NOT_LITERAL = lazy("|".join((
     r"^(?:%[A-Za-z_]\w*%|.*\{[A-Za-z_]?[\w.()\[\]!:'\"]*\}|.*%(?:\(\w+\))?[sdr](?![A-Za-z0-9])"
-    r"|![A-Za-z]|age1[0-9a-z]{50,}|\#[0-9a-f]{3,8}$|\#[a-z][a-z-]*$)",
+    r"|![A-Za-z]|age1[0-9a-z]{50,}|\#[0-9a-f]{3,8}$|\#[a-z][a-z-]*$"
+    r"|[a-z][a-z0-9]*(?:[-_.][a-z][a-z0-9]*)*[-_.]v?\d+(?:\.\d+){1,3}$)",  # a package and version
     r"^(?:[A-Za-z_][\w.]*[(\[]"
     r"|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\.[a-z_]*(?:pass|secret|token|key|pwd|cred)[a-z_]*$"
     r"|[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){2,}$"
@@ -160,6 +162,22 @@ def not_literal(value: str) -> bool:
     return _NOT_LITERAL().match(value) is not None
 
 
+def wordy(value: str) -> bool:
+    """Words joined by separators (`not-required`, `superintendent`), not a generated value."""
+    return _WORDY().match(value) is not None
+
+
+_TOKEN_CHARS = frozenset(string.ascii_letters + string.digits + "_-.+/=~:!%\\")
+
+
+def one_alphabet(value: str) -> bool:
+    """A token is drawn from one alphabet: letters, digits and `_-.+/=~:`. One or two odd
+    characters (`?`, `#`, `%`, `$`) in a token-shaped value make it a typo or a mangled
+    sample; a generated key with symbols throughout (Django's) has three kinds or more."""
+    odd = set(value) - _TOKEN_CHARS
+    return not odd or (len(odd) >= 3 and len(value) >= 32)
+
+
 def is_path(value: str) -> bool:
     """A file path (`/etc/app/token`, `./certs/key.pem`), not base64 that starts with a slash."""
     if not _PATH().match(value):
@@ -207,6 +225,7 @@ def random_like(value: str) -> bool:
         and any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
         and _switches(value) >= max(4, len(value) // 6)
         and max(len(part) for part in re.split(r"[-./_+:]", value)) >= 12
+        and not any(len(part) >= 12 and wordy(part) for part in re.split(r"[-./_+:]", value))
     )
 
 

@@ -5,6 +5,8 @@ token-like literal), KEY (only a random-looking literal: generic `*_KEY`).
 """
 from __future__ import annotations
 
+import itertools
+
 from chord_memory.secrets.rules import lazy
 
 PASSWORD = "password"
@@ -43,8 +45,12 @@ _WEAK_KEY_QUALIFIERS = _words(
 # `<X>_TOKEN` that is not a credential: paging cursors, CSRF nonces, language-model tokens.
 _WEAK_TOKEN_QUALIFIERS = _words(
     "CSRF XSRF PAGE NEXT PREV CONTINUATION CURSOR SYNC PAGINATION CANCELLATION IDEMPOTENCY MAX "
-    "MIN NUM TOTAL INPUT OUTPUT PROMPT COMPLETION BOS EOS PAD UNK SEP CLS MASK SPECIAL"
+    "MIN NUM TOTAL INPUT OUTPUT PROMPT COMPLETION BOS EOS PAD UNK SEP CLS MASK SPECIAL PUBLIC "
+    "PUBLISHABLE PUB"
 )
+# A word that says the value is not a real one: `fakeToken`, `INVALID_API_KEY`, `nonMatchingToken`.
+_NOT_REAL = _words("FAKE MOCK MOCKED DUMMY INVALID EXAMPLE SAMPLE BAD WRONG PLACEHOLDER BOGUS")
+_NOT_REAL_AFTER_NON = _words("MATCHING VALID REAL SECRET")
 # A trailing word that says the value is about the secret, not the secret itself.
 _NOT_SECRET_SUFFIX = _words(
     "ID IDS TTL SECONDS SECS SEC MS MINUTES MINS HOURS DAYS EXPIRY EXPIRES EXPIRATION EXPIRE "
@@ -73,8 +79,12 @@ def tier(name: str) -> str | None:
     ws = words(name)
     while ws and ws[-1].isdigit():
         ws.pop()
-    if not ws or ws[-1] in _NOT_SECRET_SUFFIX:
+    if not ws or ws[-1] in _NOT_SECRET_SUFFIX or not _NOT_REAL.isdisjoint(ws):
         return None
+    if any(a == "NON" and b in _NOT_REAL_AFTER_NON for a, b in itertools.pairwise(ws)):
+        return None
+    if ws[0] == "KEY" and len(ws) > 1 and ws[1] not in _SECRET_WORDS:
+        return None  # `KEY_DOWN_EVENT`, `key_press`: a key of a keyboard or a map
     found: str | None = None
     for i, w in enumerate(ws):
         if w in _PASSWORD_WORDS or w.endswith(("PASSWORD", "PASSWD")):
@@ -86,7 +96,7 @@ def tier(name: str) -> str | None:
         elif w == "KEY" and found is None:
             found = _key_tier(ws[i - 1] if i else "")
             if found is None:
-                return None
+                return None  # `PUBLIC_KEY`, and .NET's `publicKeyToken` too
     return found
 
 
@@ -94,3 +104,8 @@ def _key_tier(qualifier: str) -> str | None:
     if qualifier in _WEAK_KEY_QUALIFIERS:
         return None
     return SECRET if qualifier in _STRONG_KEY_QUALIFIERS else KEY
+
+
+def says_secret(name: str) -> bool:
+    """`client_secret`, `JWT_SECRET`: a word people may fill by hand, unlike a key or token."""
+    return any(w.startswith("SECRET") or w.endswith("SECRET") for w in words(name))

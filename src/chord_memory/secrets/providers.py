@@ -6,19 +6,23 @@ its lowercase prefixes (two characters at least); LINE rules use keywords found 
 """
 from __future__ import annotations
 
+from chord_memory.secrets import checks
 from chord_memory.secrets.rules import LINE, TOKEN, Rule
 
 _END = r"(?![A-Za-z0-9])"
 _UUID = r"[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}"
 
 
-def tok(kind: str, prefixes: str, pattern: str, entropy: float = 3.0) -> Rule:
-    return Rule(kind, tuple(prefixes.split()), pattern + _END, TOKEN, entropy=entropy)
+def tok(kind: str, prefixes: str, pattern: str, entropy: float = 3.0,
+        examples: tuple[str, ...] = (), not_examples: tuple[str, ...] = ()) -> Rule:
+    return Rule(kind, tuple(prefixes.split()), pattern + _END, TOKEN, entropy=entropy,
+                examples=examples, not_examples=not_examples)
 
 
-def line(kind: str, keywords: str, pattern: str, entropy: float = 3.0, needs: str = "") -> Rule:
+def line(kind: str, keywords: str, pattern: str, entropy: float = 3.0, needs: str = "",
+         examples: tuple[str, ...] = (), not_examples: tuple[str, ...] = ()) -> Rule:
     return Rule(kind, tuple(keywords.split()), pattern, LINE, entropy=entropy,
-                needs=tuple(needs.split()))
+                needs=tuple(needs.split()), examples=examples, not_examples=not_examples)
 
 
 RULES: tuple[Rule, ...] = (
@@ -30,7 +34,9 @@ RULES: tuple[Rule, ...] = (
     tok("anthropic-admin-key", "sk-ant-", r"sk-ant-admin\d\d-[A-Za-z0-9_\-]{32,200}"),
     tok("openrouter-api-key", "sk-or-", r"sk-or-v1-[a-f0-9]{64}"),
     tok("ai-api-key", "sk-", r"sk-[A-Za-z0-9]{32,64}", 3.5),
-    tok("huggingface-token", "hf_", r"hf_[A-Za-z0-9]{30,40}"),
+    tok("huggingface-token", "hf_", r"hf_(?=[a-z0-9]*[A-Z])(?=[A-Z0-9]*[a-z])[A-Za-z0-9]{30,40}(?!_)",
+        examples=("HF_TOKEN=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",),  # mixed case, as issued
+        not_examples=("&hf_servingcellpriorityparametersdescription_h_prio",)),
     tok("huggingface-org-token", "api_org_", r"api_org_[A-Za-z0-9]{30,40}"),
     tok("groq-api-key", "gsk_", r"gsk_[A-Za-z0-9]{48,56}"),
     tok("replicate-api-token", "r8_", r"r8_[A-Za-z0-9]{37,40}"),
@@ -38,7 +44,9 @@ RULES: tuple[Rule, ...] = (
     tok("xai-api-key", "xai-", r"xai-[A-Za-z0-9]{70,90}"),
     tok("google-api-key", "aiza", r"AIza[A-Za-z0-9_\-]{35}"),
     tok("langsmith-api-key", "lsv2_", r"lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}"),
-    tok("pinecone-api-key", "pcsk_", r"pcsk_[A-Za-z0-9_]{40,100}"),
+    tok("pinecone-api-key", "pcsk_", r"pcsk_[A-Za-z0-9]{5,6}_[A-Za-z0-9]{50,66}(?!_)",
+        examples=("PINECONE_API_KEY=pcsk_3Fk9Q2_" + "Qm7xLp2vKs9Zt4Rw" * 4,),
+        not_examples=("pcsk_abcd_" + "Qm7xLp2vKs9Zt4Rw" * 4, "pcsk__" + "Qm7xLp2vKs9Zt4Rw" * 4)),
     tok("elevenlabs-api-key", "sk_", r"sk_[a-f0-9]{48}"),
     tok("tavily-api-key", "tvly-", r"tvly-(?:dev-|prod-)?[A-Za-z0-9]{32}"),
     tok("fireworks-api-key", "fw_", r"fw_[A-Za-z0-9]{24,48}", 3.5),
@@ -112,16 +120,39 @@ RULES: tuple[Rule, ...] = (
     tok("clojars-token", "clojars_", r"CLOJARS_[a-z0-9]{60}"),
     tok("crates-io-token", "cio", r"cio[A-Za-z0-9]{32}", 3.5),
     tok("postman-api-key", "pmak-", r"PMAK-[a-f0-9]{24}-[a-f0-9]{34}"),
-    tok("octopus-deploy-api-key", "api-", r"API-[A-Z0-9]{26,32}"),
+    tok("octopus-deploy-api-key", "api-", r"(?<![/\w-])API-[A-Z0-9]{26,32}",
+        examples=("OCTOPUS_CLI_API_KEY=API-Q8M2V7K4X9P1L6Z3R5T0W8Y2U4",),
+        not_examples=("https://team.notion.site/API-BD8F56CDC1441E6BF6011AB6D8528F",)),  # a page
     tok("harness-token", "pat. sat.",
         r"(?:pat|sat)\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}"),
     tok("prefect-api-key", "pnu_", r"pnu_[A-Za-z0-9]{36}"),
     tok("readme-api-key", "rdme_", r"rdme_[a-z0-9]{70}"),
-    tok("sourcegraph-token", "sgp_", r"sgp_(?:[a-f0-9]{16}_|local_)?[a-f0-9]{40}"),
+    tok("sourcegraph-token", "sgp_", r"sgp_(?:[a-fA-F0-9]{16}_|local_)?[a-fA-F0-9]{40}",
+        examples=("SRC_ACCESS_TOKEN=sgp_3F9a1C2e5B7d9F1a3C5e7B9d1F3a5C7e9B1d3F5a",),
+        not_examples=("sgp_ is the prefix of Sourcegraph tokens",)),
     tok("infracost-api-key", "ico-", r"ico-[A-Za-z0-9]{32}"),
     # Chat, collaboration and SaaS
-    tok("slack-token", "xoxb- xoxp- xoxa- xoxr- xoxe- xoxs- xoxo- xoxe.",
-        r"xox(?:[bpaeros]|e\.xox[bp])-[0-9A-Za-z\-]{10,250}"),
+    # Slack, in each issued shape (a loose `xox.-…` pattern took placeholders for tokens)
+    tok("slack-token", "xoxb-",
+        r"xoxb-(?:\d{10,13}-\d{10,13}-[A-Za-z0-9]{24,34}|\d{8,14}-[A-Za-z0-9]{18,26})",
+        examples=("SLACK_BOT_TOKEN=xoxb-283746519283-2837465192837-Qm7xLp2vKs9Zt4Rw8Nc1Yd6F",
+                  "xoxb-84736251847-Zq8mK2vL9pXwQ4rT7yU1aB"),  # the legacy bot shape
+        not_examples=("xoxb-xoxb-my-bot-token", "xoxb-12345-abcd234", "xoxb-abcdef-abcdef")),
+    tok("slack-token", "xoxp- xoxe-",
+        r"xox[pe]-\d{10,13}-\d{10,13}-\d{10,13}-[A-Za-z0-9]{28,34}",
+        examples=("xoxp-283746519283-283746519284-2837465192837-3f9a1c2e5b7d9f1a3c5e7b9d1f3a5c7e",),
+        not_examples=("xoxp-1234-1234-1234-4ddbc191d40ee098cbaae6f3523ada2d",
+                      "xoxp-283746519283-283746519284-2837465192837-####################")),
+    tok("slack-token", "xoxa- xoxr-", r"xox[ar]-(?:\d-)?[0-9A-Za-z\-]{8,250}",
+        examples=("xoxa-2-Qm7xLp2vKs9Zt4Rw8Nc1Yd6F",), not_examples=("xoxa-2-aaaaaaaaaaaa",)),
+    tok("slack-token", "xoxs- xoxo- xoxp-", r"xox[osp]-\d{5,}-\d{5,}-\d{5,}-[A-Fa-f0-9]{8,}",
+        examples=("xoxs-2837465192-2837465193-2837465194-3f9a1c2e5b7d9f1a",
+                  "xoxp-523423-234243-234233-e039d02840a0b9379c"),  # legacy, shorter numbers
+        not_examples=("xoxp-1234-1234-1234-4ddbc191d40ee098cbaae6f3523ada2d",)),
+    tok("slack-token", "xoxe.xoxb- xoxe.xoxp- xoxe-",
+        r"xoxe(?:\.xox[bp])?-\d-[A-Za-z0-9]{140,170}",
+        examples=("SLACK_CONFIG_TOKEN=xoxe.xoxp-1-" + "Q8M2V7K4X9P1L6Z3R5T0" * 8,),
+        not_examples=("xoxe.xoxp-1-RANDOMSTRINGHERE", "xoxe.xoxp-1-SlackAppConfigurationAccessTokenHere")),
     tok("slack-app-token", "xapp-", r"xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]+"),
     line("slack-webhook-url", "://",
          r"(?:https?://)?hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_\-]{20,}",
@@ -134,11 +165,14 @@ RULES: tuple[Rule, ...] = (
          r"https://(?:(?:ptb|canary)\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{60,70}",
          needs="discord"),
     line("telegram-bot-token", ":a",  # also inside https://api.telegram.org/bot<token>/
-         r"(?:(?<![A-Za-z0-9])|(?<=/bot))\d{8,10}:AA[A-Za-z0-9_\-]{33}(?![A-Za-z0-9_\-])",
-         needs=":aa"),
-    line("teams-webhook-url", "://",
-         r"https://[A-Za-z0-9.\-]+\.webhook\.office\.com/webhookb2/[^\s\"'<>)`]*[A-Za-z0-9]",
-         needs="webhook.office.com"),
+         r"(?:(?<![A-Za-z0-9])|(?<=/bot))\d{5,16}:A[A-Za-z0-9_\-]{34}(?![A-Za-z0-9_\-])", 3.5,
+         needs=":a", examples=("telegram bot: 57569117:Af01ytkxavny8_1fdcrbr-cg-yuqnf6_d0h",),
+         not_examples=("at 12:30:Abcdefabcdefabcdefabcdefabcdefabcd",)),
+    line("teams-webhook-url", "://",  # webhookb2/<guid>@<guid>/IncomingWebhook/<32 hex>/<guid>
+         r"https://[A-Za-z0-9.\-]+\.webhook\.office\.com/webhookb2/(?i:" + _UUID + "@" + _UUID
+         + r"/IncomingWebhook/[a-f0-9]{32}/" + _UUID + r")(?:/[A-Za-z0-9_\-]+)?",
+         needs="webhook.office.com",
+         not_examples=("webhook = 'https://defaultabc123.webhook.office.com/webhookb2/not-a-v2-url'",)),
     tok("twitter-bearer-token", "aaaaaaaaaaaaaaaaaaaaaa", r"A{22}[A-Za-z0-9%]{80,110}"),
     tok("facebook-access-token", "eaa", r"EAA[A-Za-z0-9]{90,}"),
     tok("mapbox-secret-token", "sk.eyj", r"sk\.eyJ[A-Za-z0-9_\-]+\.[A-Za-z0-9_\-]{20,}"),
@@ -169,6 +203,12 @@ RULES: tuple[Rule, ...] = (
          needs="access_token$"),
     tok("shopify-token", "shpat_ shpca_ shppa_ shpss_", r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
     tok("flutterwave-secret-key", "flwseck", r"FLWSECK(?:_TEST)?-[a-fA-F0-9]{32}-X"),
+    tok("flutterwave-encryption-key", "flwseck", r"FLWSECK(?:_TEST)?-?[a-fA-F0-9]{12}",
+        examples=("FLW_ENCRYPTION_KEY=FLWSECK_TEST3f9a1c2e5b7d", "key FLWSECK-9c4e7a1b3d5f"),
+        not_examples=("FLWSECK_TEST-", "FLWSECK_TEST-3f9a1c2e5b7d9f1a3c5e7b9d1f3a5c7e")),
+    tok("flutterwave-public-key", "flwpubk", r"FLWPUBK(?:_TEST)?-[a-fA-F0-9]{32}-X",
+        examples=("FLW_PUBLIC_KEY=FLWPUBK_TEST-3f9a1c2e5b7d9f1a3c5e7b9d1f3a5c7e-X",),
+        not_examples=("FLWPUBK_TEST-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx-X",)),
     tok("plaid-access-token", "access-",
         r"access-(?:sandbox|development|production)-" + _UUID),
     tok("easypost-api-key", "ezak eztk", r"EZ[AT]K[A-Za-z0-9]{54}"),
@@ -186,15 +226,42 @@ RULES: tuple[Rule, ...] = (
          r"(?<![A-Za-z0-9])AAAA[A-Za-z0-9_\-]{7}:APA91b[A-Za-z0-9_\-]{134}", needs=":apa91b"),
     # Observability
     tok("new-relic-key", "nrak- nrii- nrjs-",
-        r"(?:NRAK-[A-Z0-9]{27}|NRII-[A-Za-z0-9_\-]{32}|NRJS-[a-f0-9]{19})"),
+        r"(?:NRAK-[A-Za-z0-9]{27}|NRII-[A-Za-z0-9_\-]{32}|NRJS-[a-f0-9]{19})"),
     line("new-relic-license-key", "nral", r"(?<![A-Za-z0-9])[a-f0-9]{36}NRAL" + _END),
     tok("sentry-token", "sntryu_", r"sntryu_[a-f0-9]{64}"),
-    tok("sentry-token", "sntrys_", r"sntrys_eyJ[A-Za-z0-9+/=_]{60,}"),
+    tok("sentry-token", "sntrys_", r"sntrys_eyJ[A-Za-z0-9+/=]{60,}_[A-Za-z0-9+/]{43}",
+        examples=("SENTRY_AUTH_TOKEN=sntrys_eyJpYXQiOjE3MzI5MDAwMDAuMCwidXJsIjoiaHR0cHM6Ly9zZW50cnkuaW8i"
+                  "fQ==_q8Zx3Lm9Vb2Nc7Tr4Ws1Yd6Kp0Hf5Gj8Ue1Ia8Ob3P9",),
+        not_examples=("sntrys_eyJpYXQiOjE3MzI5MDAwMDAuMCwidXJsIjoiaHR0cHM6Ly9zZW50cnkuaW8i"
+                      "fQ==_q8Zx3Lm9Vb2N",)),  # the signature part cut short
     tok("grafana-token", "glsa_ eyjrijoi",
         r"(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|eyJrIjoi[A-Za-z0-9]{70,400}={0,3})"),
     tok("grafana-cloud-token", "glc_", r"glc_[A-Za-z0-9+/]{32,400}={0,3}"),
-    tok("dynatrace-token", "dt0c01.", r"dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64}"),
+    tok("dynatrace-token", "dt0c01.", r"dt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}",  # any case
+        examples=("DT_API_TOKEN=dt0c01.st7zfucvvatvaqnpylcwiidj."
+                  "idl93b1z5tld47fipwn5clu63lf2lez2m7jmpe1h9zkf9felvnq1tvsg0kpchmim",),
+        not_examples=("dt0c01." + "A" * 24 + "." + "B" * 64,)),
+    line("sidekiq-sensitive-url", "contribsys",
+         r"\b(?P<value>[a-f0-9]{8}:[a-f0-9]{8})@(?:gems|enterprise)\.contribsys\.com\b", 2.0,
+         examples=("source \"https://3f9a1c2e:7b4d8e6f@gems.contribsys.com/\"",),
+         not_examples=("source \"https://gems.contribsys.com/\"",)),
+    Rule("jenkins-credential", ("aqaaabaaa",),  # a credentials.xml <secret>{AQAAABAAA …}</secret>
+         r"\{(?:[\w.\-]{1,40}[ \t]+)?AQAAABAAA[ \t]+(?P<value>[^\s{}<>]{6,400})[ \t]*\}", LINE,
+         check=checks.credential,
+         examples=("<secret>{AQAAABAAA q8Zx3Lm9Vb2Nc7Tr4Ws1Yd6K}</secret>",
+                   "<secret>{mailjet AQAAABAAA Zx9Vb4Nc1Tr6Ws3Yd8Kq2Lm7 }</secret>"),
+                   not_examples=("<secret>{AQAAABAAAAAQq8Zx3Lm9Vb2Nc7Tr4Ws1Yd6K=}</secret>",
+                                 "<secret>{AQAAABAAA ${JENKINS_SECRET}}</secret>")),
     # Generic structured tokens
-    Rule("jwt", ("eyj",), r"eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}"
-         + _END, TOKEN, entropy=3.5, priority=3),
+    Rule("jwt", ("eyj",), r"eyJ[A-Za-z0-9_\-]{10,}\.eyJ[A-Za-z0-9_\-]{10,}(?:\.[A-Za-z0-9_\-]{10,})?"
+         + _END, TOKEN, entropy=3.5, check=checks.jwt, priority=3,
+         examples=("eyJ0eXAiOiJKV1QiLCJhbGciOiJub25lIn0.eyJzdWIiOiJjaS1ib3QiLCJyb2xlIjoiYWRtaW4ifQ",),
+         not_examples=("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6"
+                       "IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ",)),  # jwt.io's example, unsigned
+    Rule("jwt-base64", ("zxlk",), r"ZXlK[A-Za-z0-9+/]{60,8000}={0,2}" + _END, TOKEN, entropy=4.0,
+         check=checks.base64_jwt, priority=3,
+         examples=("AUTH_HEADER_B64=ZXlKaGJHY2lPaUpJVXpJMU5pSjkuZXlKemRXSWlPaUpqYVMxaWIzUWlMQ0pwWVhRaU"
+                   "9qRTNNekk1TURBd01EQjkucThaeDNMbTlWYjJOYzdUcjRXczFZZDZLcDBIZjVHajhVZTFJYThPYjNQ",),
+         not_examples=("ZXlKaGJHY2lPaUpJVXpJMU5pSjkgaXMgbm90IGEgand0IGF0IGFsbCwganVzdCB0ZXh0IHRo"
+                       "YXQgYmVnaW5zIHNv",)),
 )

@@ -25,7 +25,9 @@ TOKEN = "token"
 AT = "at"
 LINE = "line"
 
-Check = Callable[["re.Match[str]", str], bool]
+# A check answers whether the match holds a secret; a string answer is the kind to report
+# instead of the rule's (a provider's value found beside its name, see `named.py`).
+Check = Callable[["re.Match[str]", str], "bool | str"]
 
 
 class Rule(NamedTuple):
@@ -39,6 +41,8 @@ class Rule(NamedTuple):
     priority: int = 4
     lines: int = 1
     needs: tuple[str, ...] = ()   # LINE rules: run only when the window holds one ("a&b": both)
+    examples: tuple[str, ...] = ()      # texts in which the rule finds its kind (a test runs them)
+    not_examples: tuple[str, ...] = ()  # texts in which it finds nothing
 
 
 @functools.cache
