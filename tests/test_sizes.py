@@ -14,8 +14,7 @@ from chord_memory import paths, secrets
 from chord_memory.cli import main
 from chord_memory.commands.scan import CHUNK, MARGIN
 from tests.helpers import git
-from tests.secrets.examples import samples
-from tests.secrets.test_context import OPENSSH
+from tests.secrets.examples import OPENSSH, samples
 
 TOKEN = samples()["github-token"]
 RECORD = ".chord/memory/records/20261129-use-uv-3f9a1c.md"

@@ -10,6 +10,13 @@ from tests.secrets.shapes import ALNUM, B64, BASE32, BECH32, HEX, URLSAFE, b64, 
 UP = string.ascii_uppercase + string.digits
 LOW = string.ascii_lowercase + string.digits
 D = string.digits
+# An OpenSSH private key block (made-up body): the context rules' and the scanner's chunking tests.
+OPENSSH = (
+    "-----BEGIN OPENSSH PRIVATE KEY-----\n"
+    "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
+    "QyNTUxOQAAACDhQ2xVb9uY5k3Zr8Qp7tLw0sHkN4vJ1mAaBcDeFgHiJ0AAAAJg7kPq1Oz\n"
+    "-----END OPENSSH PRIVATE KEY-----"
+)
 
 
 def _samples(g: random.Random) -> dict[str, str]:

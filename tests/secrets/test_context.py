@@ -4,14 +4,9 @@ from __future__ import annotations
 import pytest
 
 from chord_memory.secrets import scan_text
+from tests.secrets.examples import OPENSSH
 
 PEM_BODY = "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n" * 3
-OPENSSH = (
-    "-----BEGIN OPENSSH PRIVATE KEY-----\n"
-    "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n"
-    "QyNTUxOQAAACDhQ2xVb9uY5k3Zr8Qp7tLw0sHkN4vJ1mAaBcDeFgHiJ0AAAAJg7kPq1Oz\n"
-    "-----END OPENSSH PRIVATE KEY-----"
-)
 
 B64_86 = "q8Zx3Lm9Vb2Nc7Tr4Ws1Yd6Kp0Hf5Gj/Ue+Ia8Ob3Pc9Qd2Re7Sf4Tg1Uh6Vi0Wj5Xk+Yl8Zm3An9Bo2Cp7Dq4"
 
