@@ -60,6 +60,7 @@ def test_a_block_allowlisted_on_its_last_line_keeps_no_token_of_its_own_line() -
     """Found by test_planted_token_never_survives: the pragma on a key block's END line took
     the whole block out, and with it a refresh token on a line of its own inside it."""
     token = "1//0" + "CtL31Ugq-DfcgaTMnTC0MrAU8urbFt5misIZHbhS4_FvafhdZxEuhnbzs0z1wNiMg9aW37k5wCnHDepQHgI3"
-    text = f"-----BEGIN RSA PRIVATE KEY-----\n\n{token}\n-----END RSA PRIVATE KEY----- pragma: allowlist secret"
+    text = (f"-----BEGIN RSA PRIVATE KEY-----\n\n{token}\n"
+            "-----END RSA PRIVATE KEY----- pragma: allowlist secret")
     clean, found = scrub(text)
     assert token not in clean and [f.kind for f in found] == ["google-oauth-refresh-token"]
