@@ -55,6 +55,10 @@ DROPPED = [  # (what the user typed, why it is not memory)
     ("the settings page crashes when I click save", "today's bug, not a known trap"),
     ("maybe we should rewrite this in rust someday", "speculation"),
     ("the staging db password is hunter2-Xk29", "it was about the secret: nothing is left without it"),
+    ("the tenant id comes from the jwt claims, please write me a middleware that checks it",
+     "a request rides on it: the fact is the task's context"),
+    ("I don't know where the fixtures for the api tests are supposed to go", "the user on what they know"),
+    ("no feature flag for the importer then", "a conclusion of the dialogue"),
 ]
 
 

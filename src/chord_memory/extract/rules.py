@@ -307,6 +307,38 @@ _CONTRAST = _rx(r"^[^,]{2,80},?\s+not\s+[\w./`'-]+(?:\s+[\w./`'-]+){0,3}[.!]?$|"
                 r"(?:\s+[\w./`'-]+){0,2}[.!]?$|\bnot\s+[\w./`'-]+\s*,\s*[\w./`'-]+[.!]?$")
 
 
+# What the issue's junk looks like in words no other pattern reads (each is a test in
+# tests/extract/test_rules.py): a request riding on the sentence ("..., please make a new
+# endpoint", "... please help"), the user about what they know ("I don't know where ...", "I
+# suspect ..."), an event with its date ("got rejected for the third time", "last week", "since
+# 9am"), a conclusion of the dialogue ("no namelist switch then", "..., good"), a plan ("we may
+# split orders later"), and a log's line that reads as prose ("Cause: ...", "The following ...")
+_REQUEST_TAIL = _rx(r"(?:[,;:]|\s[-—–])\s*(?:(?:and|but|now|just|ok|also)\s+)*(?:please|pls)\s+"
+                    r"(?:make|create|write|implement|build|add|give|show|send)\s+(?:me|us|a|an)\b|"
+                    r"\b(?:please|pls|can you|could you) (?:help|advise)(?: me)?[.!]*$|\bhelp me[.!]*$")
+_SELF = _rx(r"^(?:i|we) (?:don'?t|do not|didn'?t|did not|can'?t|cannot) (?:know|remember|recall|understand|"
+            r"get|see|tell|find|give you)\b|^(?:i|we) (?:suspect|doubt|wonder|assume|reckon|bet|figured?)"
+            r"\b|\b(?:my bad|obviously|fun fact)\b")
+_DATED = _rx(r"\b(?:(?:for|the) (?:second|third|fourth|fifth|\w+th) time|since (?:\d{1,2} ?(?:am|pm)|"
+             r"yesterday|this morning|monday|tuesday|wednesday|thursday|friday)|(?:earlier|later) (?:today|"
+             r"this (?:week|month|year))|like last time|an hour ago|\w+ (?:hours|minutes) ago)\b")
+_CONCLUDES = _rx(r"(?:\bthen|,\s*(?:good|great|fine|nice|perfect|ok|okay|cool))[.!]*$")
+_PLANNED = _rx(r"\b(?:we|it|they|this|that|you|i) (?:may|might|could) (?!not\b|only\b)\w+|\b(?:at some point|"
+               r"down the (?:road|line)|one day|some ?time)\b")
+_LOG_PROSE = _rx(r"^(?:cause|caused by|reason|hint|detail|details|error|warning|exception|traceback)\s*:\s*"
+                 r"(?-i:[A-Z])|"
+                 r"^the following (?:\w+ )?(?:tasks?|files?|errors?|warnings?|tests?|packages?|modules?|"
+                 r"checks?|jobs?|steps?)\b (?:did|were|was|have|had|failed|could|are)\b")
+
+
+def _in_passing(body: str, standing: bool) -> bool:
+    """A sentence of the task at hand in words no other pattern reads (above)."""
+    if _LOG_PROSE.match(body) or _SELF.search(body):
+        return True
+    return not standing and bool(_REQUEST_TAIL.search(body) or _DATED.search(body) or
+                                 _CONCLUDES.search(body) or _PLANNED.search(body))
+
+
 class Judged(NamedTuple):
     kind: Kind
     statement: str  # what to keep, cleaned of lead-ins and places
@@ -413,6 +445,8 @@ def judge(raw: str) -> Judged | None:
         return None
     if _content(body) < 2 or _VAGUE.match(body) or _MACHINE.search(body) or (_ACK.match(body) and \
             len(body.split()) <= 5):
+        return None
+    if _in_passing(body, standing_cue):
         return None
     if _ABOUT_ANSWER.match(body) or _TASK_ONLY.search(body) or _STATUS.search(body) or \
             (_PAST.match(body) and not standing_cue):
@@ -522,6 +556,9 @@ def _rescue(raw: str) -> Judged | None:
     if len(body.split()) < MIN_WORDS or _content(body) < 2 or _MACHINE.search(body) or _VAGUE.match(body) or \
             _DANGLING.search(body):
         return None
+    standing = bool(_STANDING.search(body))
+    if _in_passing(body, standing) or (_TASK_VERB.match(body) and len(body.split()) <= 6 and not standing):
+        return None  # "Skip the test.": a request, however sure the model is
     statement, why = _reason(body)
     return Judged(_kind(body), statement, why)
 
