@@ -53,3 +53,18 @@ def test_a_rescued_sentence_is_cleaned_like_a_kept_one() -> None:
     got = rules._rescue("btw the nightly job writes to https://example.com/bucket, so check the quota first")
     assert got is not None and "https://" not in got.statement and not got.statement.startswith("btw")
     assert rules._rescue("is the nightly job writing to the bucket?") is None
+
+
+def test_the_type_model_overrules_the_rules_only_when_it_is_surer_by_the_margin() -> None:
+    table = {"preference": {"w:x": 1.0}, "workflow": {"w:x": 2.5}}
+    assert weigh.kind(table, ["w:x"], "preference", margin=2.0) == "preference"
+    assert weigh.kind(table, ["w:x"], "preference", margin=1.0) == "workflow"
+    assert weigh.kind({}, ["w:x"], "fact") == "fact"
+    assert set(weigh.types()) == {"preference", "fact", "workflow", "pitfall"}
+
+
+def test_a_warning_is_a_pitfall_and_a_directive_is_never_steps() -> None:
+    warned = rules.decide("careful, the seed script wipes the local db unless you pass --keep")
+    directive = rules.decide("we never run a migration on prod before it ran on staging")
+    assert warned is not None and warned.kind == "pitfall"
+    assert directive is not None and directive.kind in ("preference", "pitfall")

@@ -481,6 +481,8 @@ def judge(raw: str) -> Judged | None:
 # -- the second opinion (extract/weigh.py) --------------------------------------------------
 KEEP = 0.5  # a sentence the rules keep stays when the model gives it at least this
 RESCUE = 0.92  # one the rules leave out is kept when the model is this sure of it
+_DIRECTIVE = _rx(r"^(?:we )?(?:always|never|don'?t|do not)\b")
+TYPE_MARGIN = 2.0  # the type model overrules the rules' type when it is this much surer
 _LASTING_CUE = _rx(r"\b(?:from now on|going forward|moving forward|for future reference|as a rule)\b")
 
 
@@ -492,17 +494,34 @@ def _cued(raw: str) -> bool:
 
 def decide(raw: str, context: Iterable[str] = ()) -> Judged | None:
     """The rules' judgement, weighed: what they keep is kept unless the model finds it
-    unlike anything people keep; what they leave out is kept when the model is sure."""
+    unlike anything people keep; what they leave out is kept when the model is sure. The
+    type of what is kept is the type model's (``_typed``)."""
     judged = judge(raw)
-    if judged is not None and _cued(raw):
-        return judged
     rescued = _rescue(raw) if judged is None else None
     if judged is None and rescued is None:
         return None  # never kept, whatever the model says: no need to ask it
-    p = weigh.probability(weigh.weights(), weigh.features(raw, [*signals(raw, judged), *context]))
-    if judged is not None:
-        return judged if p >= KEEP else None
-    return rescued if p >= RESCUE else None
+    feats = weigh.features(raw, [*signals(raw, judged), *context])
+    if judged is None or not _cued(raw):
+        p = weigh.probability(weigh.weights(), feats)
+        if p < (KEEP if judged is not None else RESCUE):
+            return None
+    kept = judged or rescued
+    assert kept is not None
+    return kept._replace(kind=_typed(kept, feats))
+
+
+def _typed(kept: Judged, feats: Iterable[str]) -> Kind:
+    """A warning is a pitfall whatever the words around it, and a directive ("never ...",
+    "always ...", "don't ...") a rule or a warning; otherwise the type model (extract/weigh.py)
+    reads the type the labelled sets give such sentences, when it is surer than the rules."""
+    if _WARNING.search(kept.statement):
+        return "pitfall"
+    table = weigh.types()
+    if _DIRECTIVE.match(kept.statement):  # "never X before Y" is a rule (or a warning), not steps
+        table = {k: w for k, w in table.items() if k in ("preference", "pitfall")}
+    found = weigh.kind(table, feats, kept.kind, TYPE_MARGIN)
+    assert found in ("preference", "fact", "workflow", "pitfall")
+    return found  # type: ignore[return-value]
 
 
 def context(turn: list[sentences.Sentence]) -> list[tuple[str, ...]]:
