@@ -9,8 +9,8 @@ ones (`heldout_*.jsonl`), which only measure it (bench/statements.py). Each sent
 extractor would weigh (every sentence of a user turn, and the clauses of a sentence) is
 an example; it is positive when it states a kept statement of its turn or part of one
 (bench/statements.py's matching); the type of that statement trains the type model (one
-model a type against the others, on the positive sentences). Training is plain logistic regression by stochastic
-gradient descent with a fixed seed and exact sums, so the same sets give the same
+model a type against the others, on the positive sentences). Training is plain logistic
+regression by stochastic gradient descent with a fixed seed and exact sums, so the same sets give the same
 weights on every machine; the weights file records a digest of the examples, and
 tests/extract/test_weigh.py fails when the rules' patterns or the sets change and the
 weights were not trained again.

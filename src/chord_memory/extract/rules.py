@@ -54,7 +54,8 @@ _ASK = _rx(r"^(?:can|could|would|will)\s+(?:you|u|we)\b\s*(?:please\s+)?|^(?:i n
 
 # -- what says a statement holds beyond the task at hand ----------------------------------
 _STANDING = _rx(
-    r"\b(?:always|never|every ?time|each time|whenever|wherever|going forward|moving forward|from now on|"
+    r"\b(?:always|never(?! ?mind)|every ?time|each time|whenever|wherever|going forward|moving forward|"
+    r"from now on|"
     r"from here on|in (?:the )?future|as a (?:general )?rule|in general|generally|by default|by convention|"
     r"rule of thumb|keep in mind|bear in mind|for future reference|^remember\b|\bremember (?:that|this|:)|"
     r"please remember|don'?t ever|do not ever|"
@@ -313,13 +314,15 @@ _CONTRAST = _rx(r"^[^,]{2,80},?\s+not\s+[\w./`'-]+(?:\s+[\w./`'-]+){0,3}[.!]?$|"
 # suspect ..."), an event with its date ("got rejected for the third time", "last week", "since
 # 9am"), a conclusion of the dialogue ("no namelist switch then", "..., good"), a plan ("we may
 # split orders later"), and a log's line that reads as prose ("Cause: ...", "The following ...")
-_REQUEST_TAIL = _rx(r"(?:[,;:]|\s[-—–])\s*(?:(?:and|but|now|just|ok|also)\s+)*(?:please|pls)\s+"
+_REQUEST_TAIL = _rx(r",\s*fix the \w+[.!]?$|\bat this point\b|"
+                    r"(?:[,;:]|\s[-—–])\s*(?:(?:and|but|now|just|ok|also)\s+)*(?:please|pls)\s+"
                     r"(?:make|create|write|implement|build|add|give|show|send)\s+(?:me|us|a|an)\b|"
                     r"\b(?:please|pls|can you|could you) (?:help|advise)(?: me)?[.!]*$|\bhelp me[.!]*$")
 _SELF = _rx(r"^(?:i|we) (?:don'?t|do not|didn'?t|did not|can'?t|cannot) (?:know|remember|recall|understand|"
             r"get|see|tell|find|give you)\b|^(?:i|we) (?:suspect|doubt|wonder|assume|reckon|bet|figured?)"
             r"\b|\b(?:my bad|obviously|fun fact)\b")
-_DATED = _rx(r"\b(?:(?:for|the) (?:second|third|fourth|fifth|\w+th) time|since (?:\d{1,2} ?(?:am|pm)|"
+_DATED = _rx(r"\b(?:until (?:\w+day|next (?:week|month|sprint)|\w+'s (?:release|launch|demo|freeze|cut))|"
+             r"(?:for|the) (?:second|third|fourth|fifth|\w+th) time|since (?:\d{1,2} ?(?:am|pm)|"
              r"yesterday|this morning|monday|tuesday|wednesday|thursday|friday)|(?:earlier|later) (?:today|"
              r"this (?:week|month|year))|like last time|an hour ago|\w+ (?:hours|minutes) ago)\b")
 _CONCLUDES = _rx(r"(?:\bthen|,\s*(?:good|great|fine|nice|perfect|ok|okay|cool))[.!]*$")
@@ -330,13 +333,42 @@ _LOG_PROSE = _rx(r"^(?:cause|caused by|reason|hint|detail|details|error|warning|
                  r"^the following (?:\w+ )?(?:tasks?|files?|errors?|warnings?|tests?|packages?|modules?|"
                  r"checks?|jobs?|steps?)\b (?:did|were|was|have|had|failed|could|are)\b")
 
+# a question without its mark ("..., right", "or is that overkill", "should the delay be ..."), what a
+# document says, quoted (it is in the repo already), today's bug in general words ("celery beat is
+# double firing", "the job OOMs on the big partitions"), today's figures ("p99 on the query is
+# 900ms"), and a feature someone wants ("client wants the form to send an SMS")
+_UNMARKED_QUESTION = _rx(r"\bor is (?:that|it|this)\b|,\s*right[.!]?$|^should (?:the|we|it|this|that)\b")
+_QUOTES_DOC = _rx(r"^(?:the |our )?(?:[\w.]+ ){0,2}(?:docs?|readme|contributing(?:\.md)?|wiki|guide|spec|"
+                  r"manual|changelog|error|message)\s+(?:says?|reads?)\s*[:,]?\s*[\"“]")
+_TODAYS_BUG = _rx(r"\b(?:is |are )?(?:double[- ]firing|hangs? (?:at|on|when|after)|ooms? on|ooming|panics? "
+                  r"(?:after|when|on)|crash(?:es)? (?:on|when|after)|reads? garbage|loops? forever|returns? "
+                  r"\d{3}|restarts? every|is lagging|overlaps? the|looks? washed|is not updating|gives \d)\b")
+_TODAYS_FIGURE = _rx(r"\b(?:p\d{2}|latency|lag|takes|took|is taking)\b.*\d")
+_WANTED = _rx(r"^(?:(?:hi|hello|hola|hey|yo)[,!]?\s+)?(?:so\s+)?(?:i|we) (?:need|want|would like|"
+              r"'d like)\b|"
+              r"^(?:(?:hi|hello|hola|hey)[,!]?\s+)?i (?:have|got) (?:to|a ticket|a task)\b|"
+              r"^(?:hey,? )?(?:the |our )?(?:client|customer|product|pm|boss|manager|stakeholders?|business) "
+              r"(?:wants?|needs?|asked)\b(?!.*\b(?:everywhere|every|always|never|all)\b)|"
+              r"\bgot a (?:ticket|task|request)\b")
+
 
 def _in_passing(body: str, standing: bool) -> bool:
     """A sentence of the task at hand in words no other pattern reads (above)."""
-    if _LOG_PROSE.match(body) or _SELF.search(body):
+    if _LOG_PROSE.match(body) or _SELF.search(body) or _UNMARKED_QUESTION.search(body) or \
+            _QUOTES_DOC.match(body):
         return True
-    return not standing and bool(_REQUEST_TAIL.search(body) or _DATED.search(body) or
-                                 _CONCLUDES.search(body) or _PLANNED.search(body))
+    if standing:
+        return False
+    if _REQUEST_TAIL.search(body) or _DATED.search(body) or _CONCLUDES.search(body) or \
+            _PLANNED.search(body) or _WANTED.search(body):
+        return True
+    guided = _STRONG_CONDITION.search(body) or _INSTRUCTION.search(body) or _MODAL.search(body)
+    return not guided and bool(_TODAYS_BUG.search(body) or _TODAYS_FIGURE.search(body))
+
+
+def _quoted(raw: str) -> bool:
+    """A piece of a quotation (an unbalanced quote mark): pasted from a doc or a tool."""
+    return (raw.count('"') + raw.count("“") + raw.count("”")) % 2 == 1
 
 
 class Judged(NamedTuple):
@@ -404,8 +436,8 @@ _DANGLING = _rx(r"\b(?:is|are|was|were|be|the|a|an|to|of|with|for|and|or|but|lik
 def judge(raw: str) -> Judged | None:
     """Whether a sentence holds something a later session needs: its kind and statement."""
     text = raw.strip().strip("\"'“”‘’`*_ ")
-    if len(text) > MAX_SENTENCE:
-        return None  # longer than a statement may be (memory.limits.statement_chars): pasted
+    if len(text) > MAX_SENTENCE or _quoted(raw):
+        return None  # longer than a statement may be (memory.limits.statement_chars), or quoted: pasted
     text = _spelled(text)
     if not text or len(_CODEY.findall(text)) > 6 or _META.match(text) or _HEDGE.search(text):
         return None
@@ -578,8 +610,14 @@ def _rescue(raw: str) -> Judged | None:
     standing = bool(_STANDING.search(body))
     if _in_passing(body, standing) or (_TASK_VERB.match(body) and len(body.split()) <= 6 and not standing):
         return None  # "Skip the test.": a request, however sure the model is
+    if _ABOUT_ANSWER.match(body) or _QUESTION_START.match(body) or _NO_WORRY.match(body):
+        return None  # what the rules leave out on purpose the model does not bring back
     statement, why = _reason(body)
     return Judged(_kind(body), statement, why)
+
+
+_NO_WORRY = _rx(r"^(?:don'?t|do not|no need to) (?:worry|bother|care)\b|^not (?:a|an|the|that|so|too|really|"
+                r"much|sure|yet)\b")
 
 
 def _kind(body: str) -> Kind:
