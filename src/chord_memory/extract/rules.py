@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from typing import Literal, NamedTuple
 
 from chord_memory.extract import sentences, similar, weigh
@@ -390,6 +391,7 @@ def _strip_lead(text: str) -> tuple[str, bool]:
     return text.strip(), aside
 
 
+@lru_cache(maxsize=4096)
 def _content(text: str) -> int:
     return len(similar.words(text))
 
@@ -478,10 +480,8 @@ def judge(raw: str) -> Judged | None:
     if _content(body) < 2 or _VAGUE.match(body) or _MACHINE.search(body) or (_ACK.match(body) and \
             len(body.split()) <= 5):
         return None
-    if _in_passing(body, standing_cue):
-        return None
     if _ABOUT_ANSWER.match(body) or _TASK_ONLY.search(body) or _STATUS.search(body) or \
-            (_PAST.match(body) and not standing_cue):
+            (_PAST.match(body) and not standing_cue) or _in_passing(body, standing_cue):
         return None
     if not (_STANDING.search(body) or _AGAIN.search(text)) and _SYMPTOM.search(body) and \
             not _INSTRUCTION.search(body):
@@ -608,9 +608,10 @@ def _rescue(raw: str) -> Judged | None:
             _DANGLING.search(body):
         return None
     standing = bool(_STANDING.search(body))
-    if _in_passing(body, standing) or (_TASK_VERB.match(body) and len(body.split()) <= 6 and not standing):
+    if _TASK_VERB.match(body) and len(body.split()) <= 6 and not standing:
         return None  # "Skip the test.": a request, however sure the model is
-    if _ABOUT_ANSWER.match(body) or _QUESTION_START.match(body) or _NO_WORRY.match(body):
+    if _ABOUT_ANSWER.match(body) or _QUESTION_START.match(body) or _NO_WORRY.match(body) or \
+            _in_passing(body, standing):
         return None  # what the rules leave out on purpose the model does not bring back
     statement, why = _reason(body)
     return Judged(_kind(body), statement, why)
