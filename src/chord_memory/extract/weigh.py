@@ -56,6 +56,7 @@ def features(text: str, signals: Iterable[str]) -> set[str]:
     if len(words) > 1:
         out.add(f"open:{words[0]}_{words[1]}")
     out.add(f"len:{min(len(words) // 4, 8)}")
+    out.update("suf:" + w[-3:] for w in words if len(w) > 4 and w.isalpha())
     out.update("s:" + s for s in signals)
     return out
 
