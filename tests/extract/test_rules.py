@@ -113,6 +113,16 @@ def test_near_duplicates_are_one_record_within_a_session() -> None:
     assert len(records) == 1
 
 
+def test_a_rule_said_again_with_more_is_one_record_the_fuller_one() -> None:
+    records = rules.extract(["fyi staging deploys from the develop branch",
+                             "also staging deploys automatically from the develop branch after every merge, "
+                             "production needs a manual approval"], "s").records
+    assert [r.conclusion for r in records] == [
+        "Staging deploys automatically from the develop branch after every merge, production needs a manual "
+        "approval."]
+    assert not similar.same(similar.words("no emojis in commit messages"), similar.words("no emojis in logs"))
+
+
 def test_near_duplicates_are_told_apart_by_a_negation() -> None:
     a, b = similar.words("use the shared cache in CI"), similar.words("never use the shared cache in CI")
     assert not similar.same(a, b)

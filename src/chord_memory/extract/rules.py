@@ -925,9 +925,11 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
             known: str = "") -> Reply:
     """A Reply from what the user said. `known` is text already in AGENTS.md or docs:
     what it says is not written again, nor is a statement said twice in other words. A
-    sentence that explains the one kept before it in the same turn is its Why."""
+    sentence that explains the one kept before it in the same turn is its Why. Said again
+    with more words, a statement takes the place of its first record."""
     seen = [similar.words(s.text) for s in sentences.split(known)] if known else []
     out: list[NewRecord] = []
+    written: list[frozenset[str]] = []  # the words of each record of ``out``
     for text in user_texts:
         last: int | None = None  # the record kept last from this turn
         turn = list(sentences.split(text))
@@ -946,9 +948,17 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
                 mine = similar.words(rec.conclusion)
                 if any(similar.same(mine, other) for other in seen):
                     continue
-                seen.append(mine)
-                out.append(rec)
-                last = len(out) - 1
+                again = next((i for i, other in enumerate(written) if similar.same(mine, other)), None)
+                if again is None:
+                    out.append(rec)
+                    written.append(mine)
+                    last = len(out) - 1
+                elif len(mine) > len(written[again]):  # said again, with more: the fuller one stays
+                    first = out[again]
+                    given = first.why != _WHY_DEFAULT[first.type] and rec.why == _WHY_DEFAULT[rec.type]
+                    out[again] = rec.model_copy(update={"why": first.why}) if given else rec
+                    written[again] = mine
+                    last = again
     return Reply(records=out)
 
 
