@@ -87,6 +87,24 @@ def test_a_request_that_carries_a_rule_keeps_only_the_rule() -> None:
         "Health checks must not touch the db, the load balancer hits them every 2s."]
 
 
+@pytest.mark.parametrize(("text", "summary"), [
+    ("Lesson learned: hotfixes go on a hotfix/* branch cut from the release tag, not from develop.",
+     "Hotfixes go on a hotfix/* branch cut from the release tag, not from develop."),
+    ("Attention: the invoice numbers are gapless per tenant, never reuse one.",
+     "The invoice numbers are gapless per tenant, never reuse one."),
+    ("context managers must always be closed in the worker",
+     "Context managers must always be closed in the worker."),
+])
+def test_a_label_that_leads_the_statement_is_not_kept(text: str, summary: str) -> None:
+    assert [r.summary for r in rules.extract([text], "s").records] == [summary]
+
+
+def test_a_request_after_a_rule_is_not_its_why() -> None:
+    records = rules.extract(["Secrets go in secrets.yaml which is gitignored, always use !secret. i saw "
+                             "you put the weather api key inline, move it."], "s").records
+    assert len(records) == 1 and "move it" not in records[0].why
+
+
 def test_the_why_is_the_users_own_reason() -> None:
     because = rules.extract(["We use uv for installs because pip drifts from the lock file."], "s").records
     assert because[0].why == "Because pip drifts from the lock file."

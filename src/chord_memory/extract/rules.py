@@ -378,6 +378,16 @@ class Judged(NamedTuple):
     why: str | None  # the user's own reason
 
 
+# A label that leads a statement and says nothing of it: "Attention: ...", "Lesson learned: ...",
+# "One more thing — ...", "Some context, since you'll need it: ..." (only before a colon, a comma
+# or a dash: "context managers ..." keeps its first word). Taken out of the record's text only,
+# so what the models weigh does not change.
+_LABEL_LEAD = _rx(r"^[—–]?\s*(?:(?:attention|lesson learned|answering myself|one more(?: thing)?|one thing|"
+                  r"(?:for )?next time|fwiw|for what it'?s worth|pro ?tip|tip|reminder|(?:some )?context"
+                  r"(?:,? since you'?ll need it)?|writing (?:it|this) down(?: here)?(?: so [^:—–]{0,60})?|"
+                  r"born of [^:—–]{0,40}|no wait|wait)\s*[:,—–]\s*)?")
+
+
 def _strip_lead(text: str) -> tuple[str, bool]:
     """The sentence without what leads it; whether an aside cue ("fyi", "btw") led it."""
     aside = bool(_ASIDE_LEAD.match(text))
@@ -795,6 +805,9 @@ def _reason(body: str) -> tuple[str, str | None]:
     if not m or len(m.group("why").split()) < 2:
         return body, None
     word = m.group("word").lower()
+    if word == "that way" and re.search(r"(?i)\b(?:it|them|things|everything|this|these)\s*$",
+                                         body[: m.start()]):
+        return body, None  # "keep it that way, ...": part of the rule
     why = m.group("why").strip().rstrip(".!")
     lead = {"cause": "because", "cuz": "because", "coz": "because", "as otherwise": "otherwise",
             "the reason is": "because"}.get(word, word)
@@ -837,6 +850,7 @@ _WHY_DEFAULT = {
 
 
 def _record(j: Judged, summary_chars: int) -> NewRecord:
+    j = j._replace(statement=_LABEL_LEAD.sub("", j.statement).strip() or j.statement)
     conclusion = _sentence(j.statement)
     return NewRecord(
         type=j.kind, source="user", status="stated",
@@ -900,6 +914,14 @@ def _explains(sentence: str, judged: Judged | None) -> bool:
     return not (_STANDING.search(text) or _MODAL.search(_main_clause(text)) or _OWN_RULE.match(text))
 
 
+def _asks(sentence: str) -> bool:
+    """A request, or a remark on the answer: never the Why of a rule ("..., move it")."""
+    text = _strip_lead(sentence.strip())[0]
+    return bool(_TASK_VERB.match(text) or _ASK.match(text) or _ABOUT_ANSWER.match(text) or
+                re.search(r"(?i)(?:,|\band)\s+(?:just\s+)?(?:move|fix|change|remove|give me|do|put|use|"
+                          r"revert)\b[^,]{0,30}$|\b(?:i saw you|you put|you used|you added)\b", text))
+
+
 def _continues(sentence: str) -> bool:
     """"It has its own tenant, with ...": more of what the sentence before said."""
     text = sentence.strip()
@@ -941,7 +963,7 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
                 out[last] = out[last].model_copy(update={"conclusion": conclusion})
                 continue
             if last is not None and not sentence.steps and _explains(sentence.text, judged):
-                if out[last].why == _WHY_DEFAULT[out[last].type]:
+                if out[last].why == _WHY_DEFAULT[out[last].type] and not _asks(sentence.text):
                     out[last] = out[last].model_copy(update={"why": _why_from(sentence.text)})
                 continue
             for rec in candidates(sentence, summary_chars, judged, around):
