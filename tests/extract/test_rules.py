@@ -99,6 +99,11 @@ def test_a_label_that_leads_the_statement_is_not_kept(text: str, summary: str) -
     assert [r.summary for r in rules.extract([text], "s").records] == [summary]
 
 
+def test_a_capital_r_is_the_language_not_chat_for_are() -> None:
+    records = rules.extract(["Base R only under R/, test helpers can use anything."], "s").records
+    assert [r.summary for r in records] == ["Base R only under R/, test helpers can use anything."]
+
+
 def test_a_request_after_a_rule_is_not_its_why() -> None:
     records = rules.extract(["Secrets go in secrets.yaml which is gitignored, always use !secret. i saw "
                              "you put the weather api key inline, move it."], "s").records

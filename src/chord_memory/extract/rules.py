@@ -286,7 +286,14 @@ _CHAT = re.compile(rf"(?i)(?<![\w'])(?:{_SPELLINGS})(?![\w'])")
 
 def _spelled(text: str) -> str:
     """How people spell in chat, to what the rules read ("dont" is "don't", "r" is "are")."""
-    return _CHAT.sub(lambda m: _SPELLED[m.group(0).lower()], text)
+    return _CHAT.sub(_respell, text)
+
+
+def _respell(m: re.Match[str]) -> str:
+    word = m.group(0)
+    if len(word) == 1 and word.isupper():
+        return word  # "R" is the language, "U" a letter: only "r" and "u" are chat
+    return _SPELLED[word.lower()]
 
 
 # "my lead told me that ...", "the clinic said ...": a stakeholder's requirement, in the user's words
@@ -385,7 +392,9 @@ class Judged(NamedTuple):
 _LABEL_LEAD = _rx(r"^[—–]?\s*(?:(?:attention|lesson learned|answering myself|one more(?: thing)?|one thing|"
                   r"(?:for )?next time|fwiw|for what it'?s worth|pro ?tip|tip|reminder|(?:some )?context"
                   r"(?:,? since you'?ll need it)?|writing (?:it|this) down(?: here)?(?: so [^:—–]{0,60})?|"
-                  r"born of [^:—–]{0,40}|no wait|wait)\s*[:,—–]\s*)?")
+                  r"born of [^:—–]{0,40}|no wait|wait|by the way|for (?:the )?future|"
+                  r"for whoever [^:—–]{0,40}|i forg[eo]t to (?:say|mention)|(?:a )?couple(?: of)? things)"
+                  r"\s*[:,—–]\s*)?")
 
 
 def _strip_lead(text: str) -> tuple[str, bool]:
