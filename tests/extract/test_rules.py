@@ -59,6 +59,7 @@ DROPPED = [  # (what the user typed, why it is not memory)
      "a request rides on it: the fact is the task's context"),
     ("I don't know where the fixtures for the api tests are supposed to go", "the user on what they know"),
     ("no feature flag for the importer then", "a conclusion of the dialogue"),
+    ("actually use pathlib instead of os.path in the new helper", "X instead of Y for one thing: a one-off"),
     ("the ingest worker OOMs on the big tenants", "today's bug in general words"),
     ("the client wants the invoice page to show VAT per line", "a feature someone wants"),
     ('the style guide says "Prefer composition over inheritance in new widgets."',

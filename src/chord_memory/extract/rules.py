@@ -117,7 +117,7 @@ _WARNING = _rx(r"\b(?:watch out|careful|beware|gotcha|trap|footgun|caveat|be awa
                r"the trick is|don'?t forget|make sure (?:to|you)|pitfall)\b")
 _CORRECTION = _rx(r"^(?:no|nope|nah|actually|wrong|not quite|not really|incorrect|not exactly|"
                   r"that'?s (?:wrong|not right|incorrect|not it|not how it works|not true)|you'?re wrong|"
-                  r"it'?s not (?:that|like that))\b[,.!:;—–-]+\s*(?P<rest>.+)")
+                  r"it'?s not (?:that|like that))\b(?:[,.!:;—–-]+|(?<=actually)\s+)\s*(?P<rest>.+)")
 _WORKFLOW = _rx(r"^(?:to|before|after|when(?:ever)?|once|each time|every ?time)\s+[^,]{3,90},\s*(?:(?:first|"
                 r"always|just|you)\s+)?(?:run|use|call|do|make sure|update|ask|bump|tag|check|wait|build|"
                 r"rebuild|restart|clear|delete|regenerate|pull|push|merge|create|open|add|write|set|export|"
@@ -679,6 +679,11 @@ def _main_clause(body: str) -> str:
                     r"that way)\b", body)[0]
 
 
+_ONE_TARGET = _rx(r"\b(?:in|for|on|at|inside|to) (?:that|this|these|those|the new|the same|your|my) "
+                  r"(?!(?:repo|repository|project|codebase|app|team|org|company|monorepo|code ?base|module|"
+                  r"package|service|library)s?\b)[\w.-]+")
+
+
 def _shape(body: str, standing: bool, asked: bool, aside: bool, corrected: bool) -> Kind | None:
     """The kind of a statement worth keeping, or None for one that is not."""
     scoped = _SCOPED.match(body)
@@ -708,8 +713,8 @@ def _shape(body: str, standing: bool, asked: bool, aside: bool, corrected: bool)
         return "fact" if _declarative(body) else "preference"  # "surcharge applies after X, not before"
     if _PREFERENCE.match(body):
         return None if _object_deictic(body) and not standing else "preference"
-    if _CHOOSE.match(rest) and _INSTEAD.search(rest) and not deictic:
-        return "preference"
+    if _CHOOSE.match(rest) and _INSTEAD.search(rest) and not deictic and not _ONE_TARGET.search(rest):
+        return "preference"  # "use X instead of Y", not "... in that call" (a one-off change)
     if generic_scope and not deictic:
         return "workflow" if _WORKFLOW.match(body) else "preference"
     if task and not standing:
