@@ -23,6 +23,7 @@ KEPT = [  # (what the user typed, the type, words the record must say)
     ("keep in mind the search index is rebuilt nightly", "fact", "search index is rebuilt nightly"),
     ("I'd rather have small PRs than one big one", "preference", "small PRs"),
     ("The mobile builds are signed on the release runner.", "fact", "signed on the release runner"),
+    ("we train with bf16 on the A100s, fp16 gives NaNs on this model", "fact", "train with bf16"),
     ("To release:\n1. bump the version\n2. run make changelog\n3. push the tag", "workflow",
      "1. bump the version; 2. run make changelog; 3. push the tag"),
     ("The e2e suite times out unless the emulator is warm.", "pitfall",

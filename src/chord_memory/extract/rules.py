@@ -146,7 +146,9 @@ _WE_FACT = _rx(r"^(?:we(?:'re| are) (?:on|using|stuck on|all on)\b|(?:we|our tea
                r"never|always|have|work|develop|maintain|publish|version|tag|squash|rebase|merge|review|"
                r"require|'re on|are on|'re using|are using|prefer|avoid|log|track|document|monitor|"
                r"switched to|moved to|"
-    r"migrated to|'re stuck on|are stuck on|rely on|deploy with|build with|ship with|only)\b)")
+    r"migrated to|'re stuck on|are stuck on|rely on|deploy with|build with|ship with|only|train|"
+    r"serve|compile|bundle|cache|sign|encrypt|mock|stub|seed|shard|partition|index|back up|"
+    r"generate|format|lint|measure|report|bill|charge|hash|validate|sanitize|round)\b)")
 
 # -- what says it does not -----------------------------------------------------------------
 _TASK_VERB = _rx(
@@ -801,7 +803,8 @@ def _declarative(body: str) -> bool:
 # "the designer tunes ...", "the school's IT blocks ...", "the temps come in tenths": a determiner, a
 # few words, a verb in the present (a closed list cannot know every verb: the shape stands in)
 _DET_VERB = _rx(r"^(?:the|our|all|every|each|both|most|some|any|their|its)\s+(?:[\w'./-]+\s+){0,3}?"
-                r"(?:[a-z]+(?<!ss)(?<!us)(?<!is)s|come|go|run|live|use|need|take|get|stay|sit|mean|expect|"
+                r"(?:(?:[a-z]+-)?[a-z]+(?<!ss)(?<!us)(?<!is)s|come|go|run|live|use|need|take|get|stay|sit|"
+                r"mean|expect|"
                 r"require|depend|support|belong|contain|hold|keep|start|end|land|ship|build|deploy|release|"
                 r"publish|map|point|talk|call|handle|store|read|write|load|send|sync|follow|block|accept|"
                 r"reject|arrive|show up|happen|expire|fire)\s+(?:[\w'./-]+)")
