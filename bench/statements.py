@@ -14,6 +14,8 @@ words at least). Printed, not asserted:
   junk     records that state no part of a kept statement (or its reason) of their turn
            (or session) / all records
   type     matched records whose type is the labelled one
+  why      matched records of a statement the user gave a reason for whose Why says it (half
+           of the reason's words at least)
   folded   captured statements said again in other words (shape near_duplicate) whose record
            is an earlier turn's, or one the plan drops as a near-duplicate of a record an
            earlier session of the set wrote
@@ -70,7 +72,7 @@ def score(turns: list[dict[str, Any]]) -> dict[str, Any]:
     groups: dict[str, list[dict[str, Any]]] = collections.OrderedDict()
     for t in turns:
         groups.setdefault(t.get("session") or t["id"], []).append(t)
-    kept = captured = records = junk = typed = dups = folded = 0
+    kept = captured = records = junk = typed = dups = folded = reasons = reasoned = 0
     written: list[frozenset[str]] = []  # the words of every record of the sessions before
     misses: list[str] = []
     junks: list[str] = []
@@ -93,6 +95,11 @@ def score(turns: list[dict[str, Any]]) -> dict[str, Any]:
                 captured += 1
                 shape[1] += 1
                 typed += hit.type == k.get("type")
+                if k.get("why"):  # the user gave a reason: is it the record's Why?
+                    reasons += 1
+                    given = similar.words(k["why"])
+                    reasoned += hit.why not in rules.DEFAULT_WHYS and \
+                        len(given & similar.words(hit.why)) >= 0.5 * len(given)
             if t.get("shape") == "near_duplicate" and hit is not None:
                 # said before in other words, in this session or an earlier one: folded when its
                 # record is an earlier turn's, or one the plan drops as a near-duplicate of a
@@ -113,7 +120,7 @@ def score(turns: list[dict[str, Any]]) -> dict[str, Any]:
         junks.extend(f"{where}: {r.type}: {r.conclusion!r}" for r in free)
     seconds = time.perf_counter() - start
     return {"turns": len(turns), "kept": kept, "captured": captured, "records": records, "junk": junk,
-            "typed": typed, "dups": dups, "folded": folded,
+            "typed": typed, "dups": dups, "folded": folded, "reasons": reasons, "reasoned": reasoned,
             "misses": misses, "junks": junks, "by_shape": by_shape, "seconds": seconds}
 
 
@@ -141,9 +148,9 @@ def main(argv: list[str] | None = None) -> int:
     names = args.set or sorted(f[:-6] for f in os.listdir(SETS) if f.endswith(".jsonl"))
     print(f"import of the rules extractor: {import_cost() * 1000:.1f} ms")
     trained = _trained_on()
-    print("| set | model | turns | kept statements | captured | records | junk | type right | "
+    print("| set | model | turns | kept statements | captured | records | junk | type right | why right | "
           "near-duplicates folded | time |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     results = {}
     for name in names:
         r = results[name] = score(load(name))
@@ -152,7 +159,8 @@ def main(argv: list[str] | None = None) -> int:
         typ = r["typed"] / max(r["captured"], 1)
         role = "trained on it" if name in trained else "never saw it"
         print(f"| {name} | {role} | {r['turns']} | {r['kept']} | {cap:.1%} | {r['records']} | {junk:.1%} | "
-              f"{typ:.1%} | {r['folded']}/{r['dups']} | {r['seconds'] * 1000:.0f} ms |")
+              f"{typ:.1%} | {r['reasoned'] / max(r['reasons'], 1):.1%} | {r['folded']}/{r['dups']} | "
+              f"{r['seconds'] * 1000:.0f} ms |")
     for name, r in results.items():
         if args.v:
             print(f"\n## {name}: by shape (kept, captured)")

@@ -106,6 +106,13 @@ def test_a_capital_r_is_the_language_not_chat_for_are() -> None:
     assert [r.summary for r in records] == ["Base R only under R/, test helpers can use anything."]
 
 
+def test_a_reason_after_a_comma_with_no_word_for_it_is_the_why() -> None:
+    said = rules.extract(["never use rand() in the helm templates, argo re-renders them all the time"], "s")
+    assert said.records[0].why == "Because argo re-renders them all the time."
+    contrast = rules.extract(["always run the e2e suite with one worker, not in parallel"], "s")
+    assert contrast.records[0].why in rules.DEFAULT_WHYS
+
+
 def test_a_request_after_a_rule_is_not_its_why() -> None:
     records = rules.extract(["Secrets go in secrets.yaml which is gitignored, always use !secret. i saw "
                              "you put the weather api key inline, move it."], "s").records

@@ -816,11 +816,37 @@ def _convention_list(body: str) -> bool:
         sum(bool(_CONVENTION.search(i)) for i in items) >= 2
 
 
+# "never use rand* in templates, argo re-renders all the time": a rule, then after a comma or a
+# dash a clause of how things are, with no word to say it is the reason; it is, when the rule is
+# a directive and the clause has a subject and a verb of its own and is no rule itself
+_DIRECTED = _rx(r"^(?:please\s+)?(?:always|never|don'?t|do not|make sure|avoid|keep|use|stop|no)\b|"
+                r"\b(?:should(?:n'?t)?|must(?:n'?t)?|has to|have to|needs? to|can'?t|cannot|only)\b")
+_CLAUSE_AFTER = _rx(r"^(?:[,;]|\s[-—–])\s*(?P<why>(?:the|we|our|their|it|they|that|this|there|those|these|"
+                    r"every|some|[a-z][\w.-]*)\s+(?:[\w.'-]+\s+){0,4}?(?:is|are|was|were|has|have|had|gets?|"
+                    r"got|only|can'?t|won'?t|doesn'?t|don'?t|isn'?t|aren'?t|(?:[a-z]+-)?[a-z]+(?<!s)s|[a-z]+ed)\b"
+                    r"[^,;]*)$")
+
+
+def _unsaid_reason(body: str) -> str | None:
+    """The reason in a clause after the rule ("..., the checkout tests share a cart fixture")."""
+    for cut in re.finditer(r"[,;]|\s[-—–]", body):
+        head, m = body[: cut.start()], _CLAUSE_AFTER.match(body[cut.start():])
+        if m is None or not _DIRECTED.search(head) or len(head.split()) < 3:
+            continue
+        why = m.group("why").strip().rstrip(".!")
+        if len(why.split()) < 4 or _DIRECTED.match(why) or _MODAL.search(why) or _TASK_VERB.match(why) or \
+                re.match(r"(?i)^(?:not|no|but|and|so|then|or|unless|if|when|which|where|use|pull|put|keep|"
+                         r"leave|pass|call|ask|prefer|stick|go|let|mark|wrap|bump|tag|see|note)\b", why):
+            return None  # a second rule, a contrast or a condition, not the reason
+        return f"Because {_lower_first(why)}."
+    return None
+
+
 def _reason(body: str) -> tuple[str, str | None]:
     """The statement and the user's own reason for it, when they gave one."""
     m = _WHY.search(body)
     if not m or len(m.group("why").split()) < 2:
-        return body, None
+        return body, _unsaid_reason(body)
     word = m.group("word").lower()
     if word == "that way" and re.search(r"(?i)\b(?:it|them|things|everything|this|these)\s*$",
                                          body[: m.start()]):
@@ -864,6 +890,9 @@ _WHY_DEFAULT = {
     "workflow": "The user gave these steps as the way it is done in this project.",
     "pitfall": "The user warned about it; the mistake is likely to recur.",
 }
+
+
+DEFAULT_WHYS = frozenset(_WHY_DEFAULT.values())  # the Why of a record whose user gave no reason
 
 
 def _record(j: Judged, summary_chars: int) -> NewRecord:
