@@ -109,6 +109,9 @@ def test_a_capital_r_is_the_language_not_chat_for_are() -> None:
 def test_a_reason_after_a_comma_with_no_word_for_it_is_the_why() -> None:
     said = rules.extract(["never use rand() in the helm templates, argo re-renders them all the time"], "s")
     assert said.records[0].why == "Because argo re-renders them all the time."
+    first = rules.extract(["the app store review takes 2-3 days, so we release on monday, never on friday"],
+                          "s")
+    assert first.records[0].why == "Because the app store review takes 2-3 days."
     contrast = rules.extract(["always run the e2e suite with one worker, not in parallel"], "s")
     assert contrast.records[0].why in rules.DEFAULT_WHYS
 

@@ -819,16 +819,25 @@ def _convention_list(body: str) -> bool:
 # "never use rand* in templates, argo re-renders all the time": a rule, then after a comma or a
 # dash a clause of how things are, with no word to say it is the reason; it is, when the rule is
 # a directive and the clause has a subject and a verb of its own and is no rule itself
-_DIRECTED = _rx(r"^(?:please\s+)?(?:always|never|don'?t|do not|make sure|avoid|keep|use|stop|no)\b|"
-                r"\b(?:should(?:n'?t)?|must(?:n'?t)?|has to|have to|needs? to|can'?t|cannot|only)\b")
+_DIRECTED = _rx(r"^(?:please\s+)?(?:always|never|don'?t|do not|make sure|avoid|keep|use|stop|no|every|all|"
+                r"any|each)\b|\b(?:should(?:n'?t)?|must(?:n'?t)?|has to|have to|needs?|requires?|can'?t|"
+                r"cannot|only)\b")
+# "store review takes 2-3 days, so we release on monday": the reason first, then "so" and the rule
+_SO_RULE = _rx(r"^(?P<why>[^,;]{12,}?),?\s+so\s+(?:please\s+|pls\s+)?(?=(?:don'?t|do not|never|always|use|"
+               r"avoid|keep|make sure|we|any|all|every|only|no|nothing|run|put|prefer|stick|wait|check)\b)")
 _CLAUSE_AFTER = _rx(r"^(?:[,;]|\s[-—–])\s*(?P<why>(?:the|we|our|their|it|they|that|this|there|those|these|"
                     r"every|some|[a-z][\w.-]*)\s+(?:[\w.'-]+\s+){0,4}?(?:is|are|was|were|has|have|had|gets?|"
-                    r"got|only|can'?t|won'?t|doesn'?t|don'?t|isn'?t|aren'?t|(?:[a-z]+-)?[a-z]+(?<!s)s|[a-z]+ed)\b"
+                    r"got|only|can|'d rather|'m|am|can'?t|won'?t|doesn'?t|don'?t|isn'?t|aren'?t|"
+                    r"(?:[a-z]+-)?[a-z]+(?<!s)s|[a-z]+ed)\b"
                     r"[^,;]*)$")
 
 
 def _unsaid_reason(body: str) -> str | None:
-    """The reason in a clause after the rule ("..., the checkout tests share a cart fixture")."""
+    """The reason in a clause after the rule ("..., the checkout tests share a cart fixture"),
+    or before it with "so" ("store review takes 2-3 days, so we release on monday")."""
+    first = _SO_RULE.match(body)
+    if first and not _DIRECTED.match(first.group("why")) and len(first.group("why").split()) >= 3:
+        return f"Because {_lower_first(first.group('why').strip())}."
     for cut in re.finditer(r"[,;]|\s[-—–]", body):
         head, m = body[: cut.start()], _CLAUSE_AFTER.match(body[cut.start():])
         if m is None or not _DIRECTED.search(head) or len(head.split()) < 3:
@@ -836,7 +845,8 @@ def _unsaid_reason(body: str) -> str | None:
         why = m.group("why").strip().rstrip(".!")
         if len(why.split()) < 4 or _DIRECTED.match(why) or _MODAL.search(why) or _TASK_VERB.match(why) or \
                 re.match(r"(?i)^(?:not|no|but|and|so|then|or|unless|if|when|which|where|use|pull|put|keep|"
-                         r"leave|pass|call|ask|prefer|stick|go|let|mark|wrap|bump|tag|see|note)\b", why):
+                         r"leave|pass|call|ask|prefer|stick|go|let|mark|wrap|bump|tag|see|note|nothing|nobody|"
+                         r"no one|none|everything|everyone|anything)\b|.*\binstead\b", why):
             return None  # a second rule, a contrast or a condition, not the reason
         return f"Because {_lower_first(why)}."
     return None
