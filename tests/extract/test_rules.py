@@ -116,6 +116,13 @@ def test_a_reason_after_a_comma_with_no_word_for_it_is_the_why() -> None:
     assert contrast.records[0].why in rules.DEFAULT_WHYS
 
 
+def test_a_why_from_the_next_sentence_holds_no_url_host_or_path() -> None:
+    records = rules.extract(["Always run the smoke tests against staging before a release. Otherwise the "
+                             "gateway at https://gw.internal.example.com/health breaks for everyone on "
+                             "/home/deploy/app."], "s").records
+    assert records[0].why == "Otherwise the gateway breaks for everyone."
+
+
 def test_a_request_after_a_rule_is_not_its_why() -> None:
     records = rules.extract(["Secrets go in secrets.yaml which is gitignored, always use !secret. i saw "
                              "you put the weather api key inline, move it."], "s").records

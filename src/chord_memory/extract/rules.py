@@ -986,7 +986,9 @@ def _continues(sentence: str) -> bool:
 
 
 def _why_from(sentence: str) -> str:
-    text = sentence.strip().rstrip(".! ")
+    """The Why a sentence after a rule gives it, without the URLs, paths, hosts and secrets in
+    it (what a record must never hold)."""
+    text = sentences.without_places(sentence.strip()).rstrip(".! ")
     because = _WHY_SENTENCE.match(text)
     if because:
         return f"{_reason_word(text)} {because.group('why').strip().rstrip('.!')}."
@@ -1019,7 +1021,8 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
                 out[last] = out[last].model_copy(update={"conclusion": conclusion})
                 continue
             if last is not None and not sentence.steps and _explains(sentence.text, judged):
-                if out[last].why == _WHY_DEFAULT[out[last].type] and not _asks(sentence.text):
+                if out[last].why == _WHY_DEFAULT[out[last].type] and not _asks(sentence.text) and \
+                        not sentences.broken(sentence.text) and not _MACHINE.search(sentence.text):
                     out[last] = out[last].model_copy(update={"why": _why_from(sentence.text)})
                 continue
             for rec in candidates(sentence, summary_chars, judged, around):
