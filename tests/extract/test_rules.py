@@ -5,12 +5,13 @@ the labelled sets in tests/extract/statements/ measure it at scale (bench/statem
 """
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 
-from chord_memory.extract import rules, similar
+from chord_memory.extract import rules, sentences, similar
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "extraction.md"
 
@@ -121,6 +122,21 @@ def test_a_why_from_the_next_sentence_holds_no_url_host_or_path() -> None:
                              "gateway at https://gw.internal.example.com/health breaks for everyone on "
                              "/home/deploy/app."], "s").records
     assert records[0].why == "Otherwise the gateway breaks for everyone."
+
+
+def test_no_record_of_any_labelled_set_holds_a_url_host_path_or_secret() -> None:
+    from chord_memory.secrets import scrub
+
+    sets = DOC.parent.parent / "tests" / "extract" / "statements"
+    for path in sorted(sets.glob("*.jsonl")):
+        sessions: dict[str, list[str]] = {}
+        for line in path.read_text(encoding="utf-8").splitlines():
+            turn = json.loads(line)
+            sessions.setdefault(turn.get("session") or turn["id"], []).append(scrub(turn["text"])[0])
+        for texts in sessions.values():
+            for r in rules.extract(texts, "s").records:
+                for text in (r.summary, r.conclusion, r.why):
+                    assert not sentences.names_a_place(text), (path.name, text)
 
 
 def test_a_request_after_a_rule_is_not_its_why() -> None:

@@ -211,6 +211,11 @@ def broken(text: str) -> bool:
     return False
 
 
+def names_a_place(text: str) -> bool:
+    """Whether ``text`` holds a URL, a machine path, a hostname or a redacted secret."""
+    return bool(_PLACE_HINT.search(text) and _BARE.search(text))
+
+
 def without_places(text: str) -> str:
     """``text`` without URLs, machine paths, hostnames and redacted secrets (and the
     preposition that led to them), tidied: what remains is what is worth keeping."""
