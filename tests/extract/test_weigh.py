@@ -68,3 +68,10 @@ def test_a_warning_is_a_pitfall_and_a_directive_is_never_steps() -> None:
     directive = rules.decide("we never run a migration on prod before it ran on staging")
     assert warned is not None and warned.kind == "pitfall"
     assert directive is not None and directive.kind in ("preference", "pitfall")
+
+
+def test_steps_in_one_sentence_are_a_workflow_and_a_modal_rule_is_never_a_fact() -> None:
+    steps = rules.decide("flashing the board: hold BOOT, tap RESET, release BOOT, then run make flash")
+    rule = rules.decide("new endpoints in the public api should always be behind auth")
+    assert steps is not None and steps.kind == "workflow"
+    assert rule is not None and rule.kind != "fact"

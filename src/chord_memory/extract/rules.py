@@ -535,6 +535,7 @@ def judge(raw: str) -> Judged | None:
 KEEP = 0.5  # a sentence the rules keep stays when the model gives it at least this
 RESCUE = 0.92  # one the rules leave out is kept when the model is this sure of it
 _DIRECTIVE = _rx(r"^(?:we )?(?:always|never|don'?t|do not)\b")
+_SEQUENCE = _rx(r"(?:[,;]\s*[^,;]{3,60}){2,}[,;]?\s+(?:and )?then\b")
 TYPE_MARGIN = 2.0  # the type model overrules the rules' type when it is this much surer
 _LASTING_CUE = _rx(r"\b(?:from now on|going forward|moving forward|for future reference|as a rule)\b")
 
@@ -564,14 +565,20 @@ def decide(raw: str, context: Iterable[str] = ()) -> Judged | None:
 
 
 def _typed(kept: Judged, feats: Iterable[str]) -> Kind:
-    """A warning is a pitfall whatever the words around it, and a directive ("never ...",
-    "always ...", "don't ...") a rule or a warning; otherwise the type model (extract/weigh.py)
-    reads the type the labelled sets give such sentences, when it is surer than the rules."""
+    """A warning is a pitfall whatever the words around it, steps in one sentence ("A, B, then
+    C") a workflow, a directive ("never ...", "always ...", "don't ...") a rule or a warning,
+    and a modal rule ("... should be behind auth") never a fact; otherwise the type model
+    (extract/weigh.py) reads the type the labelled sets give such sentences, when it is surer
+    than the rules."""
     if _WARNING.search(kept.statement):
         return "pitfall"
+    if _SEQUENCE.search(kept.statement):
+        return "workflow"  # "hold BOOT, tap RESET, release BOOT, then make flash": steps
     table = weigh.types()
     if _DIRECTIVE.match(kept.statement):  # "never X before Y" is a rule (or a warning), not steps
         table = {k: w for k, w in table.items() if k in ("preference", "pitfall")}
+    elif _MODAL.search(_main_clause(kept.statement)):  # "new endpoints should be behind auth"
+        table = {k: w for k, w in table.items() if k != "fact"}
     found = weigh.kind(table, feats, kept.kind, TYPE_MARGIN)
     assert found in ("preference", "fact", "workflow", "pitfall")
     return found  # type: ignore[return-value]
