@@ -83,6 +83,18 @@ def test_dropped(text: str, why: str) -> None:
     assert rules.extract([text], "s").records == [], why
 
 
+@pytest.mark.parametrize("text", [
+    "the android release build got rejected for the second time",  # an event with its date
+    "we may move billing into its own service next quarter",  # a plan
+    "Cause: Could not resolve the dependency graph for the web package",  # a log's line as prose
+    "the cache keys are per tenant, right",  # a question without its mark
+    "should the retry delay be configurable or is that overkill",
+    "I suspect the retry decorator swallows the timeout",  # the user on what they think
+])
+def test_the_task_at_hand_in_words_no_shape_reads_is_left_out(text: str) -> None:
+    assert rules.extract([text], "s").records == []
+
+
 def test_a_request_that_carries_a_rule_keeps_only_the_rule() -> None:
     records = rules.extract(["wire up the new /health endpoint. and for the future, health checks must not "
                              "touch the db, the load balancer hits them every 2s"], "s").records

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, cast
 
 from chord_memory.extract import sentences, similar, weigh
 from chord_memory.extract.reply import NewRecord, Reply
@@ -318,8 +318,8 @@ _CONTRAST = _rx(r"^[^,]{2,80},?\s+not\s+[\w./`'-]+(?:\s+[\w./`'-]+){0,3}[.!]?$|"
                 r"(?:\s+[\w./`'-]+){0,2}[.!]?$|\bnot\s+[\w./`'-]+\s*,\s*[\w./`'-]+[.!]?$")
 
 
-# What the issue's junk looks like in words no other pattern reads (each is a test in
-# tests/extract/test_rules.py): a request riding on the sentence ("..., please make a new
+# What the issue's junk looks like in words no other pattern reads (tests/extract/test_rules.py
+# has an example of each): a request riding on the sentence ("..., please make a new
 # endpoint", "... please help"), the user about what they know ("I don't know where ...", "I
 # suspect ..."), an event with its date ("got rejected for the third time", "last week", "since
 # 9am"), a conclusion of the dialogue ("no namelist switch then", "..., good"), a plan ("we may
@@ -581,7 +581,7 @@ def _typed(kept: Judged, feats: Iterable[str]) -> Kind:
         table = {k: w for k, w in table.items() if k != "fact"}
     found = weigh.kind(table, feats, kept.kind, TYPE_MARGIN)
     assert found in ("preference", "fact", "workflow", "pitfall")
-    return found  # type: ignore[return-value]
+    return cast(Kind, found)
 
 
 def context(turn: list[sentences.Sentence]) -> list[tuple[str, ...]]:
