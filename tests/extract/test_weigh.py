@@ -75,3 +75,12 @@ def test_steps_in_one_sentence_are_a_workflow_and_a_modal_rule_is_never_a_fact()
     rule = rules.decide("new endpoints in the public api should always be behind auth")
     assert steps is not None and steps.kind == "workflow"
     assert rule is not None and rule.kind != "fact"
+
+
+def test_a_taste_a_warning_or_a_standing_ask_said_in_so_many_words_is_never_vetoed() -> None:
+    for text in ("i'd rather keep the sql hand-written in the reports module",
+                 "careful with the tokenizer config, the vocab file is the cased one",
+                 "would you mind always running the linter before you say it's done?"):
+        assert rules._cued(text), text
+    asked = rules.decide("would you mind always running the linter before you say it's done?")
+    assert asked is not None and asked.statement.startswith("always running the linter")

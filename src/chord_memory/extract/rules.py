@@ -49,7 +49,8 @@ _CUE_LEAD = _rx(r"^(?:remember(?: that)?|keep in mind(?: that)?|bear in mind(?: 
                 r"in general|"
                 r"generally speaking|"
                 r"by default|please|pls|kindly)\b[,:;\s]+")
-_ASK = _rx(r"^(?:can|could|would|will)\s+(?:you|u|we)\b\s*(?:please\s+)?|^(?:i need|i want|i'?d like|"
+_ASK = _rx(r"^(?:can|could|would|will)\s+(?:you|u|we)\b\s*(?:please\s+)?(?:mind\s+)?|"
+           r"^(?:i need|i want|i'?d like|"
            r"i would like)"
            r"\s+(?:you\s+)?to\s+|^(?:let'?s|go ahead and|now|next|then|first off)\b[,\s]+")
 
@@ -540,10 +541,20 @@ TYPE_MARGIN = 2.0  # the type model overrules the rules' type when it is this mu
 _LASTING_CUE = _rx(r"\b(?:from now on|going forward|moving forward|for future reference|as a rule)\b")
 
 
+# "I'd rather ...", "I prefer ...", "careful with ...", "gotcha: ...": the user says it is their
+# taste or a trap in so many words
+_STATED_TASTE = _rx(r"^(?:i|we)(?:\s+|(?='))(?:really\s+|much\s+|strongly\s+)?(?:prefer|'d rather|"
+                    r"would rather|'d prefer|would prefer|like|love|hate|don'?t like|do not like|"
+                    r"can'?t stand)\b|"
+                    r"^(?:careful|watch out|beware|gotcha|heads up)\b")
+
+
 def _cued(raw: str) -> bool:
     """The user marked it as lasting ("remember that ...", "... from now on"): the model
     does not overrule that."""
-    return bool(_CUE_LEAD.match(_LEAD.sub("", raw.strip())) or _LASTING_CUE.search(raw))
+    text = _LEAD.sub("", _spelled(raw.strip()))
+    return bool(_CUE_LEAD.match(text) or _LASTING_CUE.search(raw) or _ASK_STANDING.match(text) or
+                _STATED_TASTE.match(text))
 
 
 def decide(raw: str, context: Iterable[str] = ()) -> Judged | None:
