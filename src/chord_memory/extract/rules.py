@@ -536,7 +536,18 @@ def judge(raw: str) -> Judged | None:
 KEEP = 0.5  # a sentence the rules keep stays when the model gives it at least this
 RESCUE = 0.92  # one the rules leave out is kept when the model is this sure of it
 _DIRECTIVE = _rx(r"^(?:we )?(?:always|never|don'?t|do not)\b")
-_SEQUENCE = _rx(r"(?:[,;]\s*[^,;]{3,60}){2,}[,;]?\s+(?:and )?then\b")
+_THEN = _rx(r"(?:,\s*|\s+)(?:and\s+)?then\b")
+
+
+def _steps_in_one(text: str) -> bool:
+    """"hold BOOT, tap RESET, release BOOT, then make flash": two short steps or more, cut by
+    commas, before a "then" (a function, not one pattern: a pattern of repeated comma-cut
+    groups backtracks without end on a long list)."""
+    for then in _THEN.finditer(text):
+        before = re.split(r"[,;]", text[: then.start()])
+        if len(before) >= 3 and all(3 <= len(step.strip()) <= 60 for step in before[-2:]):
+            return True
+    return False
 TYPE_MARGIN = 2.0  # the type model overrules the rules' type when it is this much surer
 _LASTING_CUE = _rx(r"\b(?:from now on|going forward|moving forward|for future reference|as a rule)\b")
 
@@ -583,7 +594,7 @@ def _typed(kept: Judged, feats: Iterable[str]) -> Kind:
     than the rules."""
     if _WARNING.search(kept.statement):
         return "pitfall"
-    if _SEQUENCE.search(kept.statement):
+    if _steps_in_one(kept.statement):
         return "workflow"  # "hold BOOT, tap RESET, release BOOT, then make flash": steps
     table = weigh.types()
     if _DIRECTIVE.match(kept.statement):  # "never X before Y" is a rule (or a warning), not steps
