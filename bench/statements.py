@@ -14,6 +14,11 @@ words at least). Printed, not asserted:
   junk     records that state no part of a kept statement (or its reason) of their turn
            (or session) / all records
   type     matched records whose type is the labelled one
+  why      matched records of a statement the user gave a reason for whose Why says it (half
+           of the reason's words at least)
+  folded   captured statements said again in other words (shape near_duplicate) whose record
+           is an earlier turn's, or one the plan drops as a near-duplicate of a record an
+           earlier session of the set wrote
 
 and the extractor's cost: its import, and its time over the whole set. The rules weigh
 each sentence with a model trained on some of these sets (bench/train_rules.py): the
@@ -61,13 +66,14 @@ def part_of(record: str, kept: dict[str, Any]) -> bool:
 
 
 def score(turns: list[dict[str, Any]]) -> dict[str, Any]:
-    from chord_memory.extract import rules
+    from chord_memory.extract import rules, similar
     from chord_memory.secrets import scrub
 
     groups: dict[str, list[dict[str, Any]]] = collections.OrderedDict()
     for t in turns:
         groups.setdefault(t.get("session") or t["id"], []).append(t)
-    kept = captured = records = junk = typed = 0
+    kept = captured = records = junk = typed = dups = folded = reasons = reasoned = 0
+    written: list[frozenset[str]] = []  # the words of every record of the sessions before
     misses: list[str] = []
     junks: list[str] = []
     by_shape: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
@@ -89,9 +95,23 @@ def score(turns: list[dict[str, Any]]) -> dict[str, Any]:
                 captured += 1
                 shape[1] += 1
                 typed += hit.type == k.get("type")
+                if k.get("why"):  # the user gave a reason: is it the record's Why?
+                    reasons += 1
+                    given = similar.words(k["why"])
+                    reasoned += hit.why not in rules.DEFAULT_WHYS and \
+                        len(given & similar.words(hit.why)) >= 0.5 * len(given)
+            if t.get("shape") == "near_duplicate" and hit is not None:
+                # said before in other words, in this session or an earlier one: folded when its
+                # record is an earlier turn's, or one the plan drops as a near-duplicate of a
+                # record an earlier session wrote (extract/plan.py: similar.duplicate)
+                earlier = [e for u in group[: group.index(t)] for e in u.get("keep") or []]
+                dups += 1
+                folded += any(matches(hit.conclusion, e["statement"]) for e in earlier) or \
+                    similar.duplicate(hit.conclusion, written)
             else:
                 misses.append(f"{t['id']}: {k['statement']!r}  <- {t['text'][:140]!r}")
         records += len(got)
+        written.extend(similar.words(r.conclusion) for r in got)
         # a record that states part of a kept statement another record already matched (one
         # statement said as two records) is not junk; one that matches no kept statement is
         free = [r for r in free if not any(part_of(r.conclusion, k) for _, k in expected)]
@@ -100,7 +120,8 @@ def score(turns: list[dict[str, Any]]) -> dict[str, Any]:
         junks.extend(f"{where}: {r.type}: {r.conclusion!r}" for r in free)
     seconds = time.perf_counter() - start
     return {"turns": len(turns), "kept": kept, "captured": captured, "records": records, "junk": junk,
-            "typed": typed, "misses": misses, "junks": junks, "by_shape": by_shape, "seconds": seconds}
+            "typed": typed, "dups": dups, "folded": folded, "reasons": reasons, "reasoned": reasoned,
+            "misses": misses, "junks": junks, "by_shape": by_shape, "seconds": seconds}
 
 
 def _trained_on() -> list[str]:
@@ -127,8 +148,9 @@ def main(argv: list[str] | None = None) -> int:
     names = args.set or sorted(f[:-6] for f in os.listdir(SETS) if f.endswith(".jsonl"))
     print(f"import of the rules extractor: {import_cost() * 1000:.1f} ms")
     trained = _trained_on()
-    print("| set | model | turns | kept statements | captured | records | junk | type right | time |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("| set | model | turns | kept statements | captured | records | junk | type right | why right | "
+          "near-duplicates folded | time |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     results = {}
     for name in names:
         r = results[name] = score(load(name))
@@ -137,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
         typ = r["typed"] / max(r["captured"], 1)
         role = "trained on it" if name in trained else "never saw it"
         print(f"| {name} | {role} | {r['turns']} | {r['kept']} | {cap:.1%} | {r['records']} | {junk:.1%} | "
-              f"{typ:.1%} | "
+              f"{typ:.1%} | {r['reasoned'] / max(r['reasons'], 1):.1%} | {r['folded']}/{r['dups']} | "
               f"{r['seconds'] * 1000:.0f} ms |")
     for name, r in results.items():
         if args.v:

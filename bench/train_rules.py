@@ -8,8 +8,9 @@ The model learns from the labelled sets in tests/extract/statements/ except the 
 ones (`heldout_*.jsonl`), which only measure it (bench/statements.py). Each sentence the
 extractor would weigh (every sentence of a user turn, and the clauses of a sentence) is
 an example; it is positive when it states a kept statement of its turn or part of one
-(bench/statements.py's matching). Training is plain logistic regression by stochastic
-gradient descent with a fixed seed and exact sums, so the same sets give the same
+(bench/statements.py's matching); the type of that statement trains the type model (one
+model a type against the others, on the positive sentences). Training is plain logistic
+regression by stochastic gradient descent with a fixed seed and exact sums, so the same sets give the same
 weights on every machine; the weights file records a digest of the examples, and
 tests/extract/test_weigh.py fails when the rules' patterns or the sets change and the
 weights were not trained again.
@@ -33,6 +34,7 @@ import statements as bench  # noqa: E402
 from chord_memory.extract import rules, sentences, weigh  # noqa: E402
 from chord_memory.secrets import scrub  # noqa: E402
 
+KINDS = ("preference", "fact", "workflow", "pitfall")
 OUT = os.path.join(HERE, "..", "src", "chord_memory", "data", weigh.WEIGHTS)
 EPOCHS, RATE, L2, SEED = 30, 0.2, 1e-3, 1
 MIN_COUNT = 2  # a feature seen once is a name, not a pattern
@@ -44,7 +46,8 @@ def training_sets() -> list[str]:
 
 
 def examples(names: list[str]) -> list[tuple[str, int, str, tuple[str, ...]]]:
-    """(sentence, label, set) for every sentence and clause the extractor weighs."""
+    """(sentence, label, set, context) for every sentence and clause the extractor weighs;
+    the label is 0, or 1 + the index in rules.KINDS of the type of the statement it states."""
     out = []
     for name in names:
         for turn in bench.load(name):
@@ -54,8 +57,10 @@ def examples(names: list[str]) -> list[tuple[str, int, str, tuple[str, ...]]]:
                 if sentence.steps:
                     continue
                 for unit in (sentence.text, *rules._clauses(sentence.text)):
-                    label = any(bench.matches(unit, k["statement"]) or bench.part_of(unit, k) for k in keeps)
-                    out.append((unit, int(label), name, around))
+                    hit = next((k for k in keeps if bench.matches(unit, k["statement"]) or
+                                bench.part_of(unit, k)), None)
+                    label = 0 if hit is None else 1 + KINDS.index(hit.get("type") or "preference")
+                    out.append((unit, label, name, around))
     return out
 
 
@@ -92,31 +97,56 @@ def train(data: list[tuple[list[str], int]]) -> dict[str, float]:
     return {k: round(v, 4) for k, v in sorted(w.items()) if abs(v) >= 0.0005}
 
 
+def train_types(data: list[tuple[list[str], int]]) -> dict[str, dict[str, float]]:
+    """One model a type, each against the others, on the sentences that state something."""
+    kept = [(feats, y) for feats, y in data if y > 0]
+    return {kind: train([(feats, int(y == i + 1)) for feats, y in kept]) for i, kind in enumerate(KINDS)}
+
+
 def cross_validate(names: list[str]) -> None:
     rows = examples(names)
     data = featurize(rows)
-    print("| left out | sentences | rules: captured | rules: junk | weighed: captured | weighed: junk |")
-    print("|---|---|---|---|---|---|")
+    print("| left out | sentences | rules: captured | rules: junk | weighed: captured | weighed: junk | "
+          "type right |")
+    print("|---|---|---|---|---|---|---|")
+    total = [0, 0, 0, 0, 0]
     for held in names:
-        w = train([d for d, r in zip(data, rows, strict=True) if r[2] != held])
+        rest = [d for d, r in zip(data, rows, strict=True) if r[2] != held]
+        model = (train(_kept(rest)), train_types(rest))
         turns = bench.load(held)
         plain = _score(turns, None)
-        weighed = _score(turns, w)
+        weighed = _score(turns, model)
+        total = [a + b for a, b in zip(total, weighed, strict=True)]
         n = sum(r[2] == held for r in rows)
-        print(f"| {held} | {n} | {plain[0]:.1%} | {plain[1]:.1%} | {weighed[0]:.1%} | {weighed[1]:.1%} |")
+        print(f"| {held} | {n} | {_rate(plain[1], plain[0])} | {_rate(plain[3], plain[2])} | "
+              f"{_rate(weighed[1], weighed[0])} | {_rate(weighed[3], weighed[2])} | "
+              f"{_rate(weighed[4], weighed[1])} |")
+    print(f"| all, pooled | {len(rows)} | | | {_rate(total[1], total[0])} | {_rate(total[3], total[2])} | "
+          f"{_rate(total[4], total[1])} |")
 
 
-def _score(turns: list[dict[str, Any]], w: dict[str, float] | None) -> tuple[float, float]:
-    decide, weights = rules.decide, weigh.weights
+def _kept(data: list[tuple[list[str], int]]) -> list[tuple[list[str], int]]:
+    return [(feats, int(y > 0)) for feats, y in data]
+
+
+def _rate(part: int, whole: int) -> str:
+    return f"{part / max(whole, 1):.1%}"
+
+
+def _score(turns: list[dict[str, Any]], model: tuple[dict[str, float], dict[str, dict[str, float]]] | None
+           ) -> tuple[int, int, int, int, int]:
+    """(kept, captured, records, junk, typed) with the rules alone (None) or a model."""
+    decide, weights, types = rules.decide, weigh.weights, weigh.types
     try:
-        if w is None:
+        if model is None:
             rules.decide = lambda raw, context=(): rules.judge(raw)  # type: ignore[assignment]
         else:
-            rules.weigh.weights = lambda: w  # type: ignore[assignment]
+            rules.weigh.weights = lambda: model[0]  # type: ignore[assignment]
+            rules.weigh.types = lambda: model[1]  # type: ignore[assignment]
         r = bench.score(turns)
     finally:
-        rules.decide, rules.weigh.weights = decide, weights  # type: ignore[assignment]
-    return r["captured"] / max(r["kept"], 1), r["junk"] / max(r["records"], 1)
+        rules.decide, rules.weigh.weights, rules.weigh.types = decide, weights, types  # type: ignore[assignment]
+    return r["kept"], r["captured"], r["records"], r["junk"], r["typed"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -138,11 +168,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{OUT}: trained on other examples than the sets and rules give now; run: make weights")
             return 1
         return 0
-    weights = train(data)
-    meta = {"sets": names, "examples": stamp, "sentences": len(data), "positive": sum(y for _, y in data),
+    weights = train(_kept(data))
+    types = train_types(data)
+    meta = {"sets": names, "examples": stamp, "sentences": len(data), "positive": sum(y > 0 for _, y in data),
             "epochs": EPOCHS, "rate": RATE, "l2": L2, "seed": SEED, "min_count": MIN_COUNT}
     with open(OUT, "w", encoding="utf-8") as f:
-        json.dump({**meta, "weights": weights}, f, indent=0, sort_keys=True, ensure_ascii=False)
+        json.dump({**meta, "weights": weights, "types": types}, f, indent=0, sort_keys=True,
+                  ensure_ascii=False)
         f.write("\n")
     print(f"{OUT}: {len(weights)} weights from {len(data)} sentences of {', '.join(names)}")
     return 0

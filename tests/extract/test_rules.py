@@ -5,12 +5,13 @@ the labelled sets in tests/extract/statements/ measure it at scale (bench/statem
 """
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
 import pytest
 
-from chord_memory.extract import rules, similar
+from chord_memory.extract import rules, sentences, similar
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "extraction.md"
 
@@ -23,6 +24,7 @@ KEPT = [  # (what the user typed, the type, words the record must say)
     ("keep in mind the search index is rebuilt nightly", "fact", "search index is rebuilt nightly"),
     ("I'd rather have small PRs than one big one", "preference", "small PRs"),
     ("The mobile builds are signed on the release runner.", "fact", "signed on the release runner"),
+    ("we train with bf16 on the A100s, fp16 gives NaNs on this model", "fact", "train with bf16"),
     ("To release:\n1. bump the version\n2. run make changelog\n3. push the tag", "workflow",
      "1. bump the version; 2. run make changelog; 3. push the tag"),
     ("The e2e suite times out unless the emulator is warm.", "pitfall",
@@ -55,6 +57,15 @@ DROPPED = [  # (what the user typed, why it is not memory)
     ("the settings page crashes when I click save", "today's bug, not a known trap"),
     ("maybe we should rewrite this in rust someday", "speculation"),
     ("the staging db password is hunter2-Xk29", "it was about the secret: nothing is left without it"),
+    ("the tenant id comes from the jwt claims, please write me a middleware that checks it",
+     "a request rides on it: the fact is the task's context"),
+    ("I don't know where the fixtures for the api tests are supposed to go", "the user on what they know"),
+    ("no feature flag for the importer then", "a conclusion of the dialogue"),
+    ("actually use pathlib instead of os.path in the new helper", "X instead of Y for one thing: a one-off"),
+    ("the ingest worker OOMs on the big tenants", "today's bug in general words"),
+    ("the client wants the invoice page to show VAT per line", "a feature someone wants"),
+    ('the style guide says "Prefer composition over inheritance in new widgets."',
+     "a document quoted: it says so already"),
 ]
 
 
@@ -72,11 +83,78 @@ def test_dropped(text: str, why: str) -> None:
     assert rules.extract([text], "s").records == [], why
 
 
+@pytest.mark.parametrize("text", [
+    "the android release build got rejected for the second time",  # an event with its date
+    "we may move billing into its own service next quarter",  # a plan
+    "Cause: Could not resolve the dependency graph for the web package",  # a log's line as prose
+    "the cache keys are per tenant, right",  # a question without its mark
+    "should the retry delay be configurable or is that overkill",
+    "I suspect the retry decorator swallows the timeout",  # the user on what they think
+])
+def test_the_task_at_hand_in_words_no_shape_reads_is_left_out(text: str) -> None:
+    assert rules.extract([text], "s").records == []
+
+
 def test_a_request_that_carries_a_rule_keeps_only_the_rule() -> None:
     records = rules.extract(["wire up the new /health endpoint. and for the future, health checks must not "
                              "touch the db, the load balancer hits them every 2s"], "s").records
     assert [r.conclusion for r in records] == [
         "Health checks must not touch the db, the load balancer hits them every 2s."]
+
+
+@pytest.mark.parametrize(("text", "summary"), [
+    ("Lesson learned: hotfixes go on a hotfix/* branch cut from the release tag, not from develop.",
+     "Hotfixes go on a hotfix/* branch cut from the release tag, not from develop."),
+    ("Attention: the invoice numbers are gapless per tenant, never reuse one.",
+     "The invoice numbers are gapless per tenant, never reuse one."),
+    ("context managers must always be closed in the worker",
+     "Context managers must always be closed in the worker."),
+])
+def test_a_label_that_leads_the_statement_is_not_kept(text: str, summary: str) -> None:
+    assert [r.summary for r in rules.extract([text], "s").records] == [summary]
+
+
+def test_a_capital_r_is_the_language_not_chat_for_are() -> None:
+    records = rules.extract(["Base R only under R/, test helpers can use anything."], "s").records
+    assert [r.summary for r in records] == ["Base R only under R/, test helpers can use anything."]
+
+
+def test_a_reason_after_a_comma_with_no_word_for_it_is_the_why() -> None:
+    said = rules.extract(["never use rand() in the helm templates, argo re-renders them all the time"], "s")
+    assert said.records[0].why == "Because argo re-renders them all the time."
+    first = rules.extract(["the app store review takes 2-3 days, so we release on monday, never on friday"],
+                          "s")
+    assert first.records[0].why == "Because the app store review takes 2-3 days."
+    contrast = rules.extract(["always run the e2e suite with one worker, not in parallel"], "s")
+    assert contrast.records[0].why in rules.DEFAULT_WHYS
+
+
+def test_a_why_from_the_next_sentence_holds_no_url_host_or_path() -> None:
+    records = rules.extract(["Always run the smoke tests against staging before a release. Otherwise the "
+                             "gateway at https://gw.internal.example.com/health breaks for everyone on "
+                             "/home/deploy/app."], "s").records
+    assert records[0].why == "Otherwise the gateway breaks for everyone."
+
+
+def test_no_record_of_any_labelled_set_holds_a_url_host_path_or_secret() -> None:
+    from chord_memory.secrets import scrub
+
+    sets = DOC.parent.parent / "tests" / "extract" / "statements"
+    for path in sorted(sets.glob("*.jsonl")):
+        sessions: dict[str, list[str]] = {}
+        for line in path.read_text(encoding="utf-8").splitlines():
+            turn = json.loads(line)
+            sessions.setdefault(turn.get("session") or turn["id"], []).append(scrub(turn["text"])[0])
+        for texts in sessions.values():
+            for r in rules.extract(texts, "s").records:
+                for text in (r.summary, r.conclusion, r.why):
+                    assert not sentences.names_a_place(text), (path.name, text)
+
+
+def test_a_request_after_a_rule_is_not_its_why() -> None:
+    records = rules.extract(["Secrets go in secrets.yaml which is gitignored, always use !secret. i saw "
+                             "you put the weather api key inline, move it."], "s").records
+    assert len(records) == 1 and "move it" not in records[0].why
 
 
 def test_the_why_is_the_users_own_reason() -> None:
@@ -103,6 +181,16 @@ def test_near_duplicates_are_one_record_within_a_session() -> None:
     records = rules.extract(["the CLI flags should stay kebab-case", "ok. like I said, CLI flags should stay "
                              "kebab-case!"], "s").records
     assert len(records) == 1
+
+
+def test_a_rule_said_again_with_more_is_one_record_the_fuller_one() -> None:
+    records = rules.extract(["fyi staging deploys from the develop branch",
+                             "also staging deploys automatically from the develop branch after every merge, "
+                             "production needs a manual approval"], "s").records
+    assert [r.conclusion for r in records] == [
+        "Staging deploys automatically from the develop branch after every merge, production needs a manual "
+        "approval."]
+    assert not similar.same(similar.words("no emojis in commit messages"), similar.words("no emojis in logs"))
 
 
 def test_near_duplicates_are_told_apart_by_a_negation() -> None:
@@ -144,3 +232,12 @@ def test_a_pasted_diff_is_not_read_as_sentences() -> None:
             "we always deploy from the release branch")
     assert [r.conclusion for r in rules.extract([diff], "s").records] == [
         "We always deploy from the release branch."]
+
+
+def test_a_long_list_cut_by_commas_does_not_make_a_pattern_backtrack_without_end() -> None:
+    import time
+
+    text = "we " + ", ".join(["use x"] * 60) + " and more"  # 22 items took 3 s, 60 would take years
+    start = time.perf_counter()
+    rules.extract([text], "s")
+    assert time.perf_counter() - start < 2.0

@@ -53,3 +53,34 @@ def test_a_rescued_sentence_is_cleaned_like_a_kept_one() -> None:
     got = rules._rescue("btw the nightly job writes to https://example.com/bucket, so check the quota first")
     assert got is not None and "https://" not in got.statement and not got.statement.startswith("btw")
     assert rules._rescue("is the nightly job writing to the bucket?") is None
+
+
+def test_the_type_model_overrules_the_rules_only_when_it_is_surer_by_the_margin() -> None:
+    table = {"preference": {"w:x": 1.0}, "workflow": {"w:x": 2.5}}
+    assert weigh.kind(table, ["w:x"], "preference", margin=2.0) == "preference"
+    assert weigh.kind(table, ["w:x"], "preference", margin=1.0) == "workflow"
+    assert weigh.kind({}, ["w:x"], "fact") == "fact"
+    assert set(weigh.types()) == {"preference", "fact", "workflow", "pitfall"}
+
+
+def test_a_warning_is_a_pitfall_and_a_directive_is_never_steps() -> None:
+    warned = rules.decide("careful, the seed script wipes the local db unless you pass --keep")
+    directive = rules.decide("we never run a migration on prod before it ran on staging")
+    assert warned is not None and warned.kind == "pitfall"
+    assert directive is not None and directive.kind in ("preference", "pitfall")
+
+
+def test_steps_in_one_sentence_are_a_workflow_and_a_modal_rule_is_never_a_fact() -> None:
+    steps = rules.decide("flashing the board: hold BOOT, tap RESET, release BOOT, then run make flash")
+    rule = rules.decide("new endpoints in the public api should always be behind auth")
+    assert steps is not None and steps.kind == "workflow"
+    assert rule is not None and rule.kind != "fact"
+
+
+def test_a_taste_a_warning_or_a_standing_ask_said_in_so_many_words_is_never_vetoed() -> None:
+    for text in ("i'd rather keep the sql hand-written in the reports module",
+                 "careful with the tokenizer config, the vocab file is the cased one",
+                 "would you mind always running the linter before you say it's done?"):
+        assert rules._cued(text), text
+    asked = rules.decide("would you mind always running the linter before you say it's done?")
+    assert asked is not None and asked.statement.startswith("always running the linter")

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from typing import Literal, NamedTuple
+from functools import lru_cache
+from typing import Literal, NamedTuple, cast
 
 from chord_memory.extract import sentences, similar, weigh
 from chord_memory.extract.reply import NewRecord, Reply
@@ -48,13 +49,15 @@ _CUE_LEAD = _rx(r"^(?:remember(?: that)?|keep in mind(?: that)?|bear in mind(?: 
                 r"in general|"
                 r"generally speaking|"
                 r"by default|please|pls|kindly)\b[,:;\s]+")
-_ASK = _rx(r"^(?:can|could|would|will)\s+(?:you|u|we)\b\s*(?:please\s+)?|^(?:i need|i want|i'?d like|"
+_ASK = _rx(r"^(?:can|could|would|will)\s+(?:you|u|we)\b\s*(?:please\s+)?(?:mind\s+)?|"
+           r"^(?:i need|i want|i'?d like|"
            r"i would like)"
            r"\s+(?:you\s+)?to\s+|^(?:let'?s|go ahead and|now|next|then|first off)\b[,\s]+")
 
 # -- what says a statement holds beyond the task at hand ----------------------------------
 _STANDING = _rx(
-    r"\b(?:always|never|every ?time|each time|whenever|wherever|going forward|moving forward|from now on|"
+    r"\b(?:always|never(?! ?mind)|every ?time|each time|whenever|wherever|going forward|moving forward|"
+    r"from now on|"
     r"from here on|in (?:the )?future|as a (?:general )?rule|in general|generally|by default|by convention|"
     r"rule of thumb|keep in mind|bear in mind|for future reference|^remember\b|\bremember (?:that|this|:)|"
     r"please remember|don'?t ever|do not ever|"
@@ -115,7 +118,7 @@ _WARNING = _rx(r"\b(?:watch out|careful|beware|gotcha|trap|footgun|caveat|be awa
                r"the trick is|don'?t forget|make sure (?:to|you)|pitfall)\b")
 _CORRECTION = _rx(r"^(?:no|nope|nah|actually|wrong|not quite|not really|incorrect|not exactly|"
                   r"that'?s (?:wrong|not right|incorrect|not it|not how it works|not true)|you'?re wrong|"
-                  r"it'?s not (?:that|like that))\b[,.!:;—–-]+\s*(?P<rest>.+)")
+                  r"it'?s not (?:that|like that))\b(?:[,.!:;—–-]+|(?<=actually)\s+)\s*(?P<rest>.+)")
 _WORKFLOW = _rx(r"^(?:to|before|after|when(?:ever)?|once|each time|every ?time)\s+[^,]{3,90},\s*(?:(?:first|"
                 r"always|just|you)\s+)?(?:run|use|call|do|make sure|update|ask|bump|tag|check|wait|build|"
                 r"rebuild|restart|clear|delete|regenerate|pull|push|merge|create|open|add|write|set|export|"
@@ -144,7 +147,9 @@ _WE_FACT = _rx(r"^(?:we(?:'re| are) (?:on|using|stuck on|all on)\b|(?:we|our tea
                r"never|always|have|work|develop|maintain|publish|version|tag|squash|rebase|merge|review|"
                r"require|'re on|are on|'re using|are using|prefer|avoid|log|track|document|monitor|"
                r"switched to|moved to|"
-    r"migrated to|'re stuck on|are stuck on|rely on|deploy with|build with|ship with|only)\b)")
+    r"migrated to|'re stuck on|are stuck on|rely on|deploy with|build with|ship with|only|train|"
+    r"serve|compile|bundle|cache|sign|encrypt|mock|stub|seed|shard|partition|index|back up|"
+    r"generate|format|lint|measure|report|bill|charge|hash|validate|sanitize|round)\b)")
 
 # -- what says it does not -----------------------------------------------------------------
 _TASK_VERB = _rx(
@@ -284,7 +289,14 @@ _CHAT = re.compile(rf"(?i)(?<![\w'])(?:{_SPELLINGS})(?![\w'])")
 
 def _spelled(text: str) -> str:
     """How people spell in chat, to what the rules read ("dont" is "don't", "r" is "are")."""
-    return _CHAT.sub(lambda m: _SPELLED[m.group(0).lower()], text)
+    return _CHAT.sub(_respell, text)
+
+
+def _respell(m: re.Match[str]) -> str:
+    word = m.group(0)
+    if len(word) == 1 and word.isupper():
+        return word  # "R" is the language, "U" a letter: only "r" and "u" are chat
+    return _SPELLED[word.lower()]
 
 
 # "my lead told me that ...", "the clinic said ...": a stakeholder's requirement, in the user's words
@@ -307,10 +319,85 @@ _CONTRAST = _rx(r"^[^,]{2,80},?\s+not\s+[\w./`'-]+(?:\s+[\w./`'-]+){0,3}[.!]?$|"
                 r"(?:\s+[\w./`'-]+){0,2}[.!]?$|\bnot\s+[\w./`'-]+\s*,\s*[\w./`'-]+[.!]?$")
 
 
+# What the issue's junk looks like in words no other pattern reads (tests/extract/test_rules.py
+# has an example of each): a request riding on the sentence ("..., please make a new
+# endpoint", "... please help"), the user about what they know ("I don't know where ...", "I
+# suspect ..."), an event with its date ("got rejected for the third time", "last week", "since
+# 9am"), a conclusion of the dialogue ("no namelist switch then", "..., good"), a plan ("we may
+# split orders later"), and a log's line that reads as prose ("Cause: ...", "The following ...")
+_REQUEST_TAIL = _rx(r",\s*fix the \w+[.!]?$|\bat this point\b|"
+                    r"(?:[,;:]|\s[-—–])\s*(?:(?:and|but|now|just|ok|also)\s+)*(?:please|pls)\s+"
+                    r"(?:make|create|write|implement|build|add|give|show|send)\s+(?:me|us|a|an)\b|"
+                    r"\b(?:please|pls|can you|could you) (?:help|advise)(?: me)?[.!]*$|\bhelp me[.!]*$")
+_SELF = _rx(r"^(?:i|we) (?:don'?t|do not|didn'?t|did not|can'?t|cannot) (?:know|remember|recall|understand|"
+            r"get|see|tell|find|give you)\b|^(?:i|we) (?:suspect|doubt|wonder|assume|reckon|bet|figured?)"
+            r"\b|\b(?:my bad|obviously|fun fact)\b")
+_DATED = _rx(r"\b(?:until (?:\w+day|next (?:week|month|sprint)|\w+'s (?:release|launch|demo|freeze|cut))|"
+             r"(?:for|the) (?:second|third|fourth|fifth|\w+th) time|since (?:\d{1,2} ?(?:am|pm)|"
+             r"yesterday|this morning|monday|tuesday|wednesday|thursday|friday)|(?:earlier|later) (?:today|"
+             r"this (?:week|month|year))|like last time|an hour ago|\w+ (?:hours|minutes) ago)\b")
+_CONCLUDES = _rx(r"(?:\bthen|,\s*(?:good|great|fine|nice|perfect|ok|okay|cool))[.!]*$")
+_PLANNED = _rx(r"\b(?:we|it|they|this|that|you|i) (?:may|might|could) (?!not\b|only\b)\w+|\b(?:at some point|"
+               r"down the (?:road|line)|one day|some ?time)\b")
+_LOG_PROSE = _rx(r"^(?:cause|caused by|reason|hint|detail|details|error|warning|exception|traceback)\s*:\s*"
+                 r"(?-i:[A-Z])|"
+                 r"^the following (?:\w+ )?(?:tasks?|files?|errors?|warnings?|tests?|packages?|modules?|"
+                 r"checks?|jobs?|steps?)\b (?:did|were|was|have|had|failed|could|are)\b")
+
+# a question without its mark ("..., right", "or is that overkill", "should the delay be ..."), what a
+# document says, quoted (it is in the repo already), today's bug in general words ("celery beat is
+# double firing", "the job OOMs on the big partitions"), today's figures ("p99 on the query is
+# 900ms"), and a feature someone wants ("client wants the form to send an SMS")
+_UNMARKED_QUESTION = _rx(r"\bor is (?:that|it|this)\b|,\s*right[.!]?$|^should (?:the|we|it|this|that)\b")
+_QUOTES_DOC = _rx(r"^(?:the |our )?(?:[\w.]+ ){0,2}(?:docs?|readme|contributing(?:\.md)?|wiki|guide|spec|"
+                  r"manual|changelog|error|message)\s+(?:says?|reads?)\s*[:,]?\s*[\"“]")
+_TODAYS_BUG = _rx(r"\b(?:is |are )?(?:double[- ]firing|hangs? (?:at|on|when|after)|ooms? on|ooming|panics? "
+                  r"(?:after|when|on)|crash(?:es)? (?:on|when|after)|reads? garbage|loops? forever|returns? "
+                  r"\d{3}|restarts? every|is lagging|overlaps? the|looks? washed|is not updating|gives \d)\b")
+_TODAYS_FIGURE = _rx(r"\b(?:p\d{2}|latency|lag|takes|took|is taking)\b.*\d")
+_WANTED = _rx(r"^(?:(?:hi|hello|hola|hey|yo)[,!]?\s+)?(?:so\s+)?(?:i|we) (?:need|want|would like|"
+              r"'d like)\b|"
+              r"^(?:(?:hi|hello|hola|hey)[,!]?\s+)?i (?:have|got) (?:to|a ticket|a task)\b|"
+              r"^(?:hey,? )?(?:the |our )?(?:client|customer|product|pm|boss|manager|stakeholders?|business) "
+              r"(?:wants?|needs?|asked)\b(?!.*\b(?:everywhere|every|always|never|all)\b)|"
+              r"\bgot a (?:ticket|task|request)\b")
+
+
+def _in_passing(body: str, standing: bool) -> bool:
+    """A sentence of the task at hand in words no other pattern reads (above)."""
+    if _LOG_PROSE.match(body) or _SELF.search(body) or _UNMARKED_QUESTION.search(body) or \
+            _QUOTES_DOC.match(body):
+        return True
+    if standing:
+        return False
+    if _REQUEST_TAIL.search(body) or _DATED.search(body) or _CONCLUDES.search(body) or \
+            _PLANNED.search(body) or _WANTED.search(body):
+        return True
+    guided = _STRONG_CONDITION.search(body) or _INSTRUCTION.search(body) or _MODAL.search(body)
+    return not guided and bool(_TODAYS_BUG.search(body) or _TODAYS_FIGURE.search(body))
+
+
+def _quoted(raw: str) -> bool:
+    """A piece of a quotation (an unbalanced quote mark): pasted from a doc or a tool."""
+    return (raw.count('"') + raw.count("“") + raw.count("”")) % 2 == 1
+
+
 class Judged(NamedTuple):
     kind: Kind
     statement: str  # what to keep, cleaned of lead-ins and places
     why: str | None  # the user's own reason
+
+
+# A label that leads a statement and says nothing of it: "Attention: ...", "Lesson learned: ...",
+# "One more thing — ...", "Some context, since you'll need it: ..." (only before a colon, a comma
+# or a dash: "context managers ..." keeps its first word). Taken out of the record's text only,
+# so what the models weigh does not change.
+_LABEL_LEAD = _rx(r"^[—–]?\s*(?:(?:attention|lesson learned|answering myself|one more(?: thing)?|one thing|"
+                  r"(?:for )?next time|fwiw|for what it'?s worth|pro ?tip|tip|reminder|(?:some )?context"
+                  r"(?:,? since you'?ll need it)?|writing (?:it|this) down(?: here)?(?: so [^:—–]{0,60})?|"
+                  r"born of [^:—–]{0,40}|no wait|wait|by the way|for (?:the )?future|"
+                  r"for whoever [^:—–]{0,40}|i forg[eo]t to (?:say|mention)|(?:a )?couple(?: of)? things)"
+                  r"\s*[:,—–]\s*)?")
 
 
 def _strip_lead(text: str) -> tuple[str, bool]:
@@ -326,6 +413,7 @@ def _strip_lead(text: str) -> tuple[str, bool]:
     return text.strip(), aside
 
 
+@lru_cache(maxsize=4096)
 def _content(text: str) -> int:
     return len(similar.words(text))
 
@@ -372,8 +460,8 @@ _DANGLING = _rx(r"\b(?:is|are|was|were|be|the|a|an|to|of|with|for|and|or|but|lik
 def judge(raw: str) -> Judged | None:
     """Whether a sentence holds something a later session needs: its kind and statement."""
     text = raw.strip().strip("\"'“”‘’`*_ ")
-    if len(text) > MAX_SENTENCE:
-        return None  # longer than a statement may be (memory.limits.statement_chars): pasted
+    if len(text) > MAX_SENTENCE or _quoted(raw):
+        return None  # longer than a statement may be (memory.limits.statement_chars), or quoted: pasted
     text = _spelled(text)
     if not text or len(_CODEY.findall(text)) > 6 or _META.match(text) or _HEDGE.search(text):
         return None
@@ -415,7 +503,7 @@ def judge(raw: str) -> Judged | None:
             len(body.split()) <= 5):
         return None
     if _ABOUT_ANSWER.match(body) or _TASK_ONLY.search(body) or _STATUS.search(body) or \
-            (_PAST.match(body) and not standing_cue):
+            (_PAST.match(body) and not standing_cue) or _in_passing(body, standing_cue):
         return None
     if not (_STANDING.search(body) or _AGAIN.search(text)) and _SYMPTOM.search(body) and \
             not _INSTRUCTION.search(body):
@@ -447,28 +535,75 @@ def judge(raw: str) -> Judged | None:
 # -- the second opinion (extract/weigh.py) --------------------------------------------------
 KEEP = 0.5  # a sentence the rules keep stays when the model gives it at least this
 RESCUE = 0.92  # one the rules leave out is kept when the model is this sure of it
+_DIRECTIVE = _rx(r"^(?:we )?(?:always|never|don'?t|do not)\b")
+_THEN = _rx(r"(?:,\s*|\s+)(?:and\s+)?then\b")
+
+
+def _steps_in_one(text: str) -> bool:
+    """"hold BOOT, tap RESET, release BOOT, then make flash": two short steps or more, cut by
+    commas, before a "then" (a function, not one pattern: a pattern of repeated comma-cut
+    groups backtracks without end on a long list)."""
+    for then in _THEN.finditer(text):
+        before = re.split(r"[,;]", text[: then.start()])
+        if len(before) >= 3 and all(3 <= len(step.strip()) <= 60 for step in before[-2:]):
+            return True
+    return False
+TYPE_MARGIN = 2.0  # the type model overrules the rules' type when it is this much surer
 _LASTING_CUE = _rx(r"\b(?:from now on|going forward|moving forward|for future reference|as a rule)\b")
+
+
+# "I'd rather ...", "I prefer ...", "careful with ...", "gotcha: ...": the user says it is their
+# taste or a trap in so many words
+_STATED_TASTE = _rx(r"^(?:i|we)(?:\s+|(?='))(?:really\s+|much\s+|strongly\s+)?(?:prefer|'d rather|"
+                    r"would rather|'d prefer|would prefer|like|love|hate|don'?t like|do not like|"
+                    r"can'?t stand)\b|"
+                    r"^(?:careful|watch out|beware|gotcha|heads up)\b")
 
 
 def _cued(raw: str) -> bool:
     """The user marked it as lasting ("remember that ...", "... from now on"): the model
     does not overrule that."""
-    return bool(_CUE_LEAD.match(_LEAD.sub("", raw.strip())) or _LASTING_CUE.search(raw))
+    text = _LEAD.sub("", _spelled(raw.strip()))
+    return bool(_CUE_LEAD.match(text) or _LASTING_CUE.search(raw) or _ASK_STANDING.match(text) or
+                _STATED_TASTE.match(text))
 
 
 def decide(raw: str, context: Iterable[str] = ()) -> Judged | None:
     """The rules' judgement, weighed: what they keep is kept unless the model finds it
-    unlike anything people keep; what they leave out is kept when the model is sure."""
+    unlike anything people keep; what they leave out is kept when the model is sure. The
+    type of what is kept is the type model's (``_typed``)."""
     judged = judge(raw)
-    if judged is not None and _cued(raw):
-        return judged
     rescued = _rescue(raw) if judged is None else None
     if judged is None and rescued is None:
         return None  # never kept, whatever the model says: no need to ask it
-    p = weigh.probability(weigh.weights(), weigh.features(raw, [*signals(raw, judged), *context]))
-    if judged is not None:
-        return judged if p >= KEEP else None
-    return rescued if p >= RESCUE else None
+    feats = weigh.features(raw, [*signals(raw, judged), *context])
+    if judged is None or not _cued(raw):
+        p = weigh.probability(weigh.weights(), feats)
+        if p < (KEEP if judged is not None else RESCUE):
+            return None
+    kept = judged or rescued
+    assert kept is not None
+    return kept._replace(kind=_typed(kept, feats))
+
+
+def _typed(kept: Judged, feats: Iterable[str]) -> Kind:
+    """A warning is a pitfall whatever the words around it, steps in one sentence ("A, B, then
+    C") a workflow, a directive ("never ...", "always ...", "don't ...") a rule or a warning,
+    and a modal rule ("... should be behind auth") never a fact; otherwise the type model
+    (extract/weigh.py) reads the type the labelled sets give such sentences, when it is surer
+    than the rules."""
+    if _WARNING.search(kept.statement):
+        return "pitfall"
+    if _steps_in_one(kept.statement):
+        return "workflow"  # "hold BOOT, tap RESET, release BOOT, then make flash": steps
+    table = weigh.types()
+    if _DIRECTIVE.match(kept.statement):  # "never X before Y" is a rule (or a warning), not steps
+        table = {k: w for k, w in table.items() if k in ("preference", "pitfall")}
+    elif _MODAL.search(_main_clause(kept.statement)):  # "new endpoints should be behind auth"
+        table = {k: w for k, w in table.items() if k != "fact"}
+    found = weigh.kind(table, feats, kept.kind, TYPE_MARGIN)
+    assert found in ("preference", "fact", "workflow", "pitfall")
+    return cast(Kind, found)
 
 
 def context(turn: list[sentences.Sentence]) -> list[tuple[str, ...]]:
@@ -522,8 +657,18 @@ def _rescue(raw: str) -> Judged | None:
     if len(body.split()) < MIN_WORDS or _content(body) < 2 or _MACHINE.search(body) or _VAGUE.match(body) or \
             _DANGLING.search(body):
         return None
+    standing = bool(_STANDING.search(body))
+    if _TASK_VERB.match(body) and len(body.split()) <= 6 and not standing:
+        return None  # "Skip the test.": a request, however sure the model is
+    if _ABOUT_ANSWER.match(body) or _QUESTION_START.match(body) or _NO_WORRY.match(body) or \
+            _in_passing(body, standing):
+        return None  # what the rules leave out on purpose the model does not bring back
     statement, why = _reason(body)
     return Judged(_kind(body), statement, why)
+
+
+_NO_WORRY = _rx(r"^(?:don'?t|do not|no need to) (?:worry|bother|care)\b|^not (?:a|an|the|that|so|too|really|"
+                r"much|sure|yet)\b")
 
 
 def _kind(body: str) -> Kind:
@@ -565,6 +710,11 @@ def _main_clause(body: str) -> str:
                     r"that way)\b", body)[0]
 
 
+_ONE_TARGET = _rx(r"\b(?:in|for|on|at|inside|to) (?:that|this|these|those|the new|the same|your|my) "
+                  r"(?!(?:repo|repository|project|codebase|app|team|org|company|monorepo|code ?base|module|"
+                  r"package|service|library)s?\b)[\w.-]+")
+
+
 def _shape(body: str, standing: bool, asked: bool, aside: bool, corrected: bool) -> Kind | None:
     """The kind of a statement worth keeping, or None for one that is not."""
     scoped = _SCOPED.match(body)
@@ -594,8 +744,8 @@ def _shape(body: str, standing: bool, asked: bool, aside: bool, corrected: bool)
         return "fact" if _declarative(body) else "preference"  # "surcharge applies after X, not before"
     if _PREFERENCE.match(body):
         return None if _object_deictic(body) and not standing else "preference"
-    if _CHOOSE.match(rest) and _INSTEAD.search(rest) and not deictic:
-        return "preference"
+    if _CHOOSE.match(rest) and _INSTEAD.search(rest) and not deictic and not _ONE_TARGET.search(rest):
+        return "preference"  # "use X instead of Y", not "... in that call" (a one-off change)
     if generic_scope and not deictic:
         return "workflow" if _WORKFLOW.match(body) else "preference"
     if task and not standing:
@@ -682,7 +832,8 @@ def _declarative(body: str) -> bool:
 # "the designer tunes ...", "the school's IT blocks ...", "the temps come in tenths": a determiner, a
 # few words, a verb in the present (a closed list cannot know every verb: the shape stands in)
 _DET_VERB = _rx(r"^(?:the|our|all|every|each|both|most|some|any|their|its)\s+(?:[\w'./-]+\s+){0,3}?"
-                r"(?:[a-z]+(?<!ss)(?<!us)(?<!is)s|come|go|run|live|use|need|take|get|stay|sit|mean|expect|"
+                r"(?:(?:[a-z]+-)?[a-z]+(?<!ss)(?<!us)(?<!is)s|come|go|run|live|use|need|take|get|stay|sit|"
+                r"mean|expect|"
                 r"require|depend|support|belong|contain|hold|keep|start|end|land|ship|build|deploy|release|"
                 r"publish|map|point|talk|call|handle|store|read|write|load|send|sync|follow|block|accept|"
                 r"reject|arrive|show up|happen|expire|fire)\s+(?:[\w'./-]+)")
@@ -694,12 +845,51 @@ def _convention_list(body: str) -> bool:
         sum(bool(_CONVENTION.search(i)) for i in items) >= 2
 
 
+# "never use rand* in templates, argo re-renders all the time": a rule, then after a comma or a
+# dash a clause of how things are, with no word to say it is the reason; it is, when the rule is
+# a directive and the clause has a subject and a verb of its own and is no rule itself
+_DIRECTED = _rx(r"^(?:please\s+)?(?:always|never|don'?t|do not|make sure|avoid|keep|use|stop|no|every|all|"
+                r"any|each)\b|\b(?:should(?:n'?t)?|must(?:n'?t)?|has to|have to|needs?|requires?|can'?t|"
+                r"cannot|only)\b")
+# "store review takes 2-3 days, so we release on monday": the reason first, then "so" and the rule
+_SO_RULE = _rx(r"^(?P<why>[^,;]{12,}?),?\s+so\s+(?:please\s+|pls\s+)?(?=(?:don'?t|do not|never|always|use|"
+               r"avoid|keep|make sure|we|any|all|every|only|no|nothing|run|put|prefer|stick|wait|check)\b)")
+_CLAUSE_AFTER = _rx(r"^(?:[,;]|\s[-—–])\s*(?P<why>(?:the|we|our|their|it|they|that|this|there|those|these|"
+                    r"every|some|[a-z][\w.-]*)\s+(?:[\w.'-]+\s+){0,4}?(?:is|are|was|were|has|have|had|gets?|"
+                    r"got|only|can|'d rather|'m|am|can'?t|won'?t|doesn'?t|don'?t|isn'?t|aren'?t|"
+                    r"(?:[a-z]+-)?[a-z]+(?<!s)s|[a-z]+ed)\b"
+                    r"[^,;]*)$")
+
+
+def _unsaid_reason(body: str) -> str | None:
+    """The reason in a clause after the rule ("..., the checkout tests share a cart fixture"),
+    or before it with "so" ("store review takes 2-3 days, so we release on monday")."""
+    first = _SO_RULE.match(body)
+    if first and not _DIRECTED.match(first.group("why")) and len(first.group("why").split()) >= 3:
+        return f"Because {_lower_first(first.group('why').strip())}."
+    for cut in re.finditer(r"[,;]|\s[-—–]", body):
+        head, m = body[: cut.start()], _CLAUSE_AFTER.match(body[cut.start():])
+        if m is None or not _DIRECTED.search(head) or len(head.split()) < 3:
+            continue
+        why = m.group("why").strip().rstrip(".!")
+        if len(why.split()) < 4 or _DIRECTED.match(why) or _MODAL.search(why) or _TASK_VERB.match(why) or \
+                re.match(r"(?i)^(?:not|no|but|and|so|then|or|unless|if|when|which|where|use|pull|put|keep|"
+                         r"leave|pass|call|ask|prefer|stick|go|let|mark|wrap|bump|tag|see|note|nothing|nobody|"
+                         r"no one|none|everything|everyone|anything)\b|.*\binstead\b", why):
+            return None  # a second rule, a contrast or a condition, not the reason
+        return f"Because {_lower_first(why)}."
+    return None
+
+
 def _reason(body: str) -> tuple[str, str | None]:
     """The statement and the user's own reason for it, when they gave one."""
     m = _WHY.search(body)
     if not m or len(m.group("why").split()) < 2:
-        return body, None
+        return body, _unsaid_reason(body)
     word = m.group("word").lower()
+    if word == "that way" and re.search(r"(?i)\b(?:it|them|things|everything|this|these)\s*$",
+                                         body[: m.start()]):
+        return body, None  # "keep it that way, ...": part of the rule
     why = m.group("why").strip().rstrip(".!")
     lead = {"cause": "because", "cuz": "because", "coz": "because", "as otherwise": "otherwise",
             "the reason is": "because"}.get(word, word)
@@ -741,7 +931,11 @@ _WHY_DEFAULT = {
 }
 
 
+DEFAULT_WHYS = frozenset(_WHY_DEFAULT.values())  # the Why of a record whose user gave no reason
+
+
 def _record(j: Judged, summary_chars: int) -> NewRecord:
+    j = j._replace(statement=_LABEL_LEAD.sub("", j.statement).strip() or j.statement)
     conclusion = _sentence(j.statement)
     return NewRecord(
         type=j.kind, source="user", status="stated",
@@ -805,6 +999,14 @@ def _explains(sentence: str, judged: Judged | None) -> bool:
     return not (_STANDING.search(text) or _MODAL.search(_main_clause(text)) or _OWN_RULE.match(text))
 
 
+def _asks(sentence: str) -> bool:
+    """A request, or a remark on the answer: never the Why of a rule ("..., move it")."""
+    text = _strip_lead(sentence.strip())[0]
+    return bool(_TASK_VERB.match(text) or _ASK.match(text) or _ABOUT_ANSWER.match(text) or
+                re.search(r"(?i)(?:,|\band)\s+(?:just\s+)?(?:move|fix|change|remove|give me|do|put|use|"
+                          r"revert)\b[^,]{0,30}$|\b(?:i saw you|you put|you used|you added)\b", text))
+
+
 def _continues(sentence: str) -> bool:
     """"It has its own tenant, with ...": more of what the sentence before said."""
     text = sentence.strip()
@@ -813,7 +1015,9 @@ def _continues(sentence: str) -> bool:
 
 
 def _why_from(sentence: str) -> str:
-    text = sentence.strip().rstrip(".! ")
+    """The Why a sentence after a rule gives it, without the URLs, paths, hosts and secrets in
+    it (what a record must never hold)."""
+    text = sentences.without_places(sentence.strip()).rstrip(".! ")
     because = _WHY_SENTENCE.match(text)
     if because:
         return f"{_reason_word(text)} {because.group('why').strip().rstrip('.!')}."
@@ -830,9 +1034,11 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
             known: str = "") -> Reply:
     """A Reply from what the user said. `known` is text already in AGENTS.md or docs:
     what it says is not written again, nor is a statement said twice in other words. A
-    sentence that explains the one kept before it in the same turn is its Why."""
+    sentence that explains the one kept before it in the same turn is its Why. Said again
+    with more words, a statement takes the place of its first record."""
     seen = [similar.words(s.text) for s in sentences.split(known)] if known else []
     out: list[NewRecord] = []
+    written: list[frozenset[str]] = []  # the words of each record of ``out``
     for text in user_texts:
         last: int | None = None  # the record kept last from this turn
         turn = list(sentences.split(text))
@@ -844,16 +1050,25 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
                 out[last] = out[last].model_copy(update={"conclusion": conclusion})
                 continue
             if last is not None and not sentence.steps and _explains(sentence.text, judged):
-                if out[last].why == _WHY_DEFAULT[out[last].type]:
+                if out[last].why == _WHY_DEFAULT[out[last].type] and not _asks(sentence.text) and \
+                        not sentences.broken(sentence.text) and not _MACHINE.search(sentence.text):
                     out[last] = out[last].model_copy(update={"why": _why_from(sentence.text)})
                 continue
             for rec in candidates(sentence, summary_chars, judged, around):
                 mine = similar.words(rec.conclusion)
                 if any(similar.same(mine, other) for other in seen):
                     continue
-                seen.append(mine)
-                out.append(rec)
-                last = len(out) - 1
+                again = next((i for i, other in enumerate(written) if similar.same(mine, other)), None)
+                if again is None:
+                    out.append(rec)
+                    written.append(mine)
+                    last = len(out) - 1
+                elif len(mine) > len(written[again]):  # said again, with more: the fuller one stays
+                    first = out[again]
+                    given = first.why != _WHY_DEFAULT[first.type] and rec.why == _WHY_DEFAULT[rec.type]
+                    out[again] = rec.model_copy(update={"why": first.why}) if given else rec
+                    written[again] = mine
+                    last = again
     return Reply(records=out)
 
 

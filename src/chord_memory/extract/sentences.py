@@ -192,10 +192,17 @@ _NOTHING_AFTER = re.compile(r"(?i)^\s*(?:$|[,.;:!?()]|(?:and|or|as|but|for|when|
 _NOTHING_AFTER_NAME = re.compile(r"(?i)^\s*(?:$|[,.;:!?()]|(?:and|or|but|so|then)\b)")
 
 
+# what every URL, path, host, address or redacted secret holds: without it, _GONE finds nothing
+# (a cheap test first: _GONE is tried at every position of every sentence)
+_PLACE_HINT = re.compile(r"(?i)[/~\\]|\w\.[\w-]|www\.|redacted")
+
+
 def broken(text: str) -> bool:
     """Whether taking out a URL, path, host or secret left ``text`` without its point
     ("the staging password is and ...", "we use as the mirror remote", "the feed url is <url>,
     put it in the config": the thing taken out was what the sentence said)."""
+    if not _PLACE_HINT.search(text):
+        return False
     for m in _GONE.finditer(text):
         before, after = text[: m.start()], text[m.end():]
         if (_WAITING.search(before) and _NOTHING_AFTER.match(after)) or \
@@ -204,10 +211,15 @@ def broken(text: str) -> bool:
     return False
 
 
+def names_a_place(text: str) -> bool:
+    """Whether ``text`` holds a URL, a machine path, a hostname or a redacted secret."""
+    return bool(_PLACE_HINT.search(text) and _BARE.search(text))
+
+
 def without_places(text: str) -> str:
     """``text`` without URLs, machine paths, hostnames and redacted secrets (and the
     preposition that led to them), tidied: what remains is what is worth keeping."""
-    out = _GONE.sub("", text)
+    out = _GONE.sub("", text) if _PLACE_HINT.search(text) else text
     out = re.sub(r"\(\s*\)|\[\s*\]", "", out)
     out = re.sub(r"\s+([,.;:!?])(?=\s|$)", r"\1", out)
     out = re.sub(r"([,;:])(?:\s*[,;:])+", r"\1", out)

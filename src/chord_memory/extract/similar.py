@@ -2,9 +2,12 @@
 
 Two statements are the same when their content words (lower-cased, lightly
 stemmed, function words and the framing people add dropped) mostly coincide:
-the smaller holds at least ``CONTAINED`` of its words in the other, and the
-two share at least ``SHARED`` of all their words (Jaccard). Negations count as
-words: "use the cache" and "never use the cache" are not the same.
+the smaller holds at least ``CONTAINED`` of its words in the other, the two
+share at least ``SHARED`` of all their words (Jaccard) and at least
+``MIN_SHARED`` words besides a negation. Negations count as words: "use the
+cache" and "never use the cache" are not the same. A restatement usually adds
+to the rule ("rls is on for every table" / "every table gets RLS enabled, lookup
+tables included"), so the share of all words asked is low and the containment high.
 Deterministic, no model.
 """
 from __future__ import annotations
@@ -13,7 +16,9 @@ import re
 from collections.abc import Iterable
 
 CONTAINED = 0.8
-SHARED = 0.45
+SHARED = 0.3
+MIN_SHARED = 2  # words, a negation not counted (fewer when a side has fewer): "no X" is not "no Y"
+_NOT = frozenset({"<not>"})
 _WORD = re.compile(r"[a-z0-9][a-z0-9+#._'-]*")
 _STOP = frozenset((  # noqa: SIM905 - a word list reads better as text
     "a an the and or but of to in on at for with by from as is are was were be been being it its this "
@@ -55,9 +60,9 @@ def words(text: str) -> frozenset[str]:
 def same(a: frozenset[str], b: frozenset[str]) -> bool:
     if not a or not b:
         return a == b
-    common = len(a & b)
-    return common >= CONTAINED * min(len(a), len(b)) and common >= SHARED * len(a | b) \
-        and ("<not>" in a) == ("<not>" in b)
+    shared, plain = a & b, min(len(a - _NOT), len(b - _NOT), MIN_SHARED)
+    return len(shared) >= CONTAINED * min(len(a), len(b)) and len(shared) >= SHARED * len(a | b) \
+        and len(shared - _NOT) >= plain and ("<not>" in a) == ("<not>" in b)
 
 
 def duplicate(text: str, known: Iterable[frozenset[str]]) -> bool:

@@ -5,7 +5,8 @@ than any table of shapes holds. This model weighs the words of a sentence, and
 the signals the rules' own patterns give, against what careful readers kept in the
 labelled sets in tests/extract/statements/ (bench/train_rules.py writes the
 weights; docs/extraction.md says how it is trained and how well it does on the
-sets it never saw). It is plain logistic regression: the same sentence gets the
+sets it never saw). A second set of weights, one model a record type against the
+others, reads the type (`kind`). It is plain logistic regression: the same sentence gets the
 same score on every machine, nothing is fetched, and the weights are a JSON file
 in the package.
 """
@@ -55,6 +56,7 @@ def features(text: str, signals: Iterable[str]) -> set[str]:
     if len(words) > 1:
         out.add(f"open:{words[0]}_{words[1]}")
     out.add(f"len:{min(len(words) // 4, 8)}")
+    out.update("suf:" + w[-3:] for w in words if len(w) > 4 and w.isalpha())
     out.update("s:" + s for s in signals)
     return out
 
@@ -78,6 +80,26 @@ def weights() -> dict[str, float]:
     table = _data()["weights"]
     assert isinstance(table, dict)
     return {str(k): float(v) for k, v in table.items()}
+
+
+@cache
+def types() -> dict[str, dict[str, float]]:
+    """For each record type, the weights of the model that tells it from the others."""
+    table = _data().get("types", {})
+    assert isinstance(table, dict)
+    return {str(t): {str(k): float(v) for k, v in w.items()} for t, w in table.items()}
+
+
+def kind(table: Mapping[str, Mapping[str, float]], feats: Iterable[str], default: str,
+         margin: float = 0.0) -> str:
+    """The type whose model scores the sentence highest (one against the rest), when it
+    beats ``default``'s score by more than ``margin``; else ``default``."""
+    feats = list(feats)
+    scores = {t: math.fsum(w.get(f, 0.0) for f in feats) for t, w in table.items()}
+    if not scores:
+        return default
+    best = max(sorted(scores), key=lambda t: scores[t])
+    return best if scores[best] - scores.get(default, -math.inf) > margin else default
 
 
 def trained_on() -> list[str]:
