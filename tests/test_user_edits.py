@@ -153,17 +153,22 @@ def test_edits_racing_updates_are_never_undone(repo: Path, seed: int) -> None:
     assert mine == [e for e in order if e in mine] or not order, "the user's reorder was undone"
 
 
-def _crash_after_the_index_is_written(repo: Path) -> None:
-    """A run killed after writing MEMORY.md, before clearing its journal (a real process)."""
+def _extract_killed_at(repo: Path, module: str, name: str) -> None:
+    """`chord-memory extract` in a real process, killed (exit 137) when it calls module.name."""
     code = (
-        "import os, sys\n"
-        "from chord_memory.extract import state\n"
-        "state.clear_journal = lambda root: os._exit(137)  # the kill lands here\n"
+        "import os\n"
+        f"import chord_memory.{module} as target\n"
+        f"target.{name} = lambda *a, **k: os._exit(137)  # the kill lands here\n"
         "from chord_memory.cli import main\n"
         "main(['extract'])\n"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True)
     assert done.returncode == 137, done.stderr
+
+
+def _crash_after_the_index_is_written(repo: Path) -> None:
+    """A run killed after writing MEMORY.md, before clearing its journal."""
+    _extract_killed_at(repo, "extract.state", "clear_journal")
 
 
 def test_a_crash_replay_never_puts_back_a_line_the_user_deleted(repo: Path) -> None:
@@ -190,15 +195,7 @@ def test_a_crash_before_the_index_write_is_finished_by_the_next_run(repo: Path) 
     (repo / ".chord").mkdir()
     (repo / ".chord/config.yaml").write_text("memory:\n  enabled: true\n  freeze_after: 0s\n")
     ClaudeSession(repo).user("Always run the linters with `make lint` before you hand a change back.")
-    code = (
-        "import os\n"
-        "from chord_memory import memory_md\n"
-        "memory_md.update = lambda *a, **k: os._exit(137)  # killed before MEMORY.md is written\n"
-        "from chord_memory.cli import main\n"
-        "main(['extract'])\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], cwd=repo, capture_output=True, text=True)
-    assert done.returncode == 137, done.stderr
+    _extract_killed_at(repo, "memory_md", "update")  # killed before MEMORY.md is written
     md = repo / "MEMORY.md"
     md.write_text("# mine\n\nnote: my own line\n")  # the user edits it meanwhile
     assert main(["extract"]) == 0

@@ -10,7 +10,7 @@ import pytest
 
 from chord_memory.cli import main
 from chord_memory.commands.recall import select
-from chord_memory.recall import digest, store, terms
+from chord_memory.recall import digest, schema, store, terms
 from tests.helpers import add_record, cli, entry, git, set_region
 from tests.recall import corpus
 
@@ -67,7 +67,7 @@ def test_the_windowed_query_returns_what_the_exact_one_does(tmp_path: Path) -> N
                           if not (line.startswith("- ") and i % 3 == 0)))  # a third unindexed
     root = str(tmp_path)
     select(root, "warm", 5, "sqlite")  # builds the index
-    conn = store.connect(root)
+    conn = schema.connect(root)
     settled = fell_back = 0
     queries = [q for q, _, _ in corpus.QUERIES] + ["payments", "deploys release branch", "release"]
     for query in queries:
@@ -85,7 +85,7 @@ def test_the_windowed_query_returns_what_the_exact_one_does(tmp_path: Path) -> N
 
 def test_every_labelled_record_loads(labelled: tuple[Path, list[corpus.Rec]]) -> None:
     repo, recs = labelled
-    conn = store.connect(str(repo))
+    conn = schema.connect(str(repo))
     assert conn.execute("SELECT count(*) FROM records WHERE loads = 1").fetchone()[0] == len(recs)
 
 
@@ -185,7 +185,7 @@ def test_records_added_removed_and_reindexed_incrementally(
 
 def test_a_damaged_index_is_rebuilt(example_repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert ids(recall(capsys, "uv")) == [UV]
-    db = Path(store.db_path(str(example_repo)))
+    db = Path(schema.db_path(str(example_repo)))
     db.write_bytes(b"this is not a database" * 100)
     assert ids(recall(capsys, "uv")) == [UV]
     with sqlite3.connect(db) as conn:
@@ -303,4 +303,4 @@ def test_each_worktree_has_its_own_index(example_repo: Path, capsys: pytest.Capt
     assert recall(capsys, "uv")["records"] == []
     os.chdir(example_repo)
     assert ids(recall(capsys, "uv")) == [UV]
-    assert store.db_path(str(other)) != store.db_path(str(example_repo))
+    assert schema.db_path(str(other)) != schema.db_path(str(example_repo))

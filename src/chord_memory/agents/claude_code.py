@@ -204,8 +204,10 @@ def _created_path(root: str) -> str | None:
 def _created(root: str) -> set[str]:
     """The settings files install created in this clone (local state, never committed)."""
     path = _created_path(root)
+    if path is None:
+        return set()
     try:
-        with open(path or "", encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             return {line.strip() for line in f if line.strip()}
     except (OSError, UnicodeDecodeError):
         return set()

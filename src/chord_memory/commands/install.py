@@ -142,7 +142,8 @@ def agent_hooks(root: str, agent: str | None, local: bool, verb: str) -> bool:
     if agent == "claude-code":
         from chord_memory.agents import claude_code
 
-        for message in getattr(claude_code, verb)(root, local):
+        change = claude_code.install if verb == "install" else claude_code.uninstall
+        for message in change(root, local):
             print(message)
         return True
     if local:

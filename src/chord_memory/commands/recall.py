@@ -35,18 +35,18 @@ def select(root: str, query: str, limit: int | None, backend: str | None,
     conn = None
     opts = None
     if backend != "file":
-        from chord_memory.recall import store
+        from chord_memory.recall import schema
 
-        conn = store.connect(root)
-        opts = store.options(conn, key)
+        conn = schema.connect(root)
+        opts = schema.options(conn, key)
     if opts is None:
         opts = options.from_config(root)
     backend = backend or opts.backend
     n = (limit or opts.max_recall) + extra
     if backend == "sqlite":
-        from chord_memory.recall import store
+        from chord_memory.recall import schema, store
 
-        conn = conn or store.connect(root)
+        conn = conn or schema.connect(root)
         try:
             return store.search(conn, root, key, opts, words, n), opts, backend
         finally:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from chord_memory import paths
 from chord_memory.recall import Hit, fts_query
-from chord_memory.recall.schema import connect, db_path, is_fresh, options, read_meta
+from chord_memory.recall.schema import is_fresh, read_meta
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 3 ms)
 if TYPE_CHECKING:
@@ -20,8 +20,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     from chord_memory.recall.options import Options
-
-__all__ = ["connect", "db_path", "options", "search"]  # what commands/recall.py opens and asks
 
 ROUNDS = 3
 # Field weights for bm25(): summary, conclusion, why, how to apply. A word in the
