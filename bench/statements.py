@@ -7,8 +7,9 @@ Each line of a set is a user turn with the statements a careful reader keeps
 (`keep`) and, when there is nothing, why (`drop`); see tests/extract/statements/README.md.
 Turns that share a `session` are extracted as one session, in order (so a rule said
 twice is one record). A record matches a kept statement when their content words
-mostly coincide (chord_memory.extract.similar: at least 60% of the smaller side, two
-words at least). Printed, not asserted:
+mostly coincide (chord_memory.extract.similar's words, without its words-that-mean-the-same,
+so that folding more near-duplicates does not loosen the measure: at least 60% of the
+smaller side, two words at least). Printed, not asserted:
 
   capture  kept statements matched by a record / all kept statements
   junk     records that state no part of a kept statement (or its reason) of their turn
@@ -49,7 +50,7 @@ def matches(record: str, statement: str) -> bool:
     """The record states the kept statement (capture)."""
     from chord_memory.extract.similar import words
 
-    r, s = words(record), words(statement)
+    r, s = words(record, same_words=False), words(statement, same_words=False)
     common = len(r & s)
     return common >= min(2, len(s)) and common >= 0.6 * min(len(r), len(s))
 
@@ -59,8 +60,8 @@ def part_of(record: str, kept: dict[str, Any]) -> bool:
     two sentences gives two records): not junk."""
     from chord_memory.extract.similar import words
 
-    r = words(record)
-    s = words(kept["statement"] + " " + (kept.get("why") or ""))
+    r = words(record, same_words=False)
+    s = words(kept["statement"] + " " + (kept.get("why") or ""), same_words=False)
     common = len(r & s)
     return matches(record, kept["statement"]) or (common >= 2 and common >= 0.5 * len(r))
 
@@ -97,9 +98,9 @@ def score(turns: list[dict[str, Any]]) -> dict[str, Any]:
                 typed += hit.type == k.get("type")
                 if k.get("why"):  # the user gave a reason: is it the record's Why?
                     reasons += 1
-                    given = similar.words(k["why"])
+                    given = similar.words(k["why"], same_words=False)
                     reasoned += hit.why not in rules.DEFAULT_WHYS and \
-                        len(given & similar.words(hit.why)) >= 0.5 * len(given)
+                        len(given & similar.words(hit.why, same_words=False)) >= 0.5 * len(given)
             if t.get("shape") == "near_duplicate" and hit is not None:
                 # said before in other words, in this session or an earlier one: folded when its
                 # record is an earlier turn's, or one the plan drops as a near-duplicate of a
@@ -108,7 +109,7 @@ def score(turns: list[dict[str, Any]]) -> dict[str, Any]:
                 dups += 1
                 folded += any(matches(hit.conclusion, e["statement"]) for e in earlier) or \
                     similar.duplicate(hit.conclusion, written)
-            else:
+            if hit is None:
                 misses.append(f"{t['id']}: {k['statement']!r}  <- {t['text'][:140]!r}")
         records += len(got)
         written.extend(similar.words(r.conclusion) for r in got)

@@ -200,6 +200,20 @@ def test_near_duplicates_are_told_apart_by_a_negation() -> None:
                         similar.words("CLI flags should stay kebab-case"))
 
 
+def test_a_rule_said_again_in_other_words_is_one_record() -> None:
+    # "package" and "dependency", "recap" and "summarize" are one word to the near-duplicate test
+    assert similar.same(similar.words("ask before adding a new dependency"),
+                        similar.words("always ask me before you install new packages"))
+    assert similar.same(similar.words("don't summarize what you did at the end of every answer"),
+                        similar.words("don't recap changes at the end of an answer"))
+    assert not similar.same(similar.words("pin every dependency in the lock file"),
+                            similar.words("no new dependency without asking"))
+    records = rules.extract(["don't summarize what you did at the end of every answer",
+                             "run the linter", "remember: don't recap changes at the end of an answer"],
+                            "s").records
+    assert len(records) == 1
+
+
 def test_what_agents_md_says_is_not_written_again() -> None:
     known = "# Rules\n\n- The CLI flags should stay kebab-case.\n"
     assert rules.extract(["the cli flags should stay kebab-case"], "s", known=known).records == []

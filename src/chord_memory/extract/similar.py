@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-CONTAINED = 0.8
+CONTAINED = 0.7
 SHARED = 0.3
 MIN_SHARED = 2  # words, a negation not counted (fewer when a side has fewer): "no X" is not "no Y"
 _NOT = frozenset({"<not>"})
@@ -35,6 +35,33 @@ _NEGATIONS = frozenset((  # noqa: SIM905 - a word list reads better as text
 ).split())
 
 
+# Words people use for one another when they say a rule again: "don't add packages" is "ask
+# before adding a dependency", "don't recap" is "don't summarize". Each group's words count as
+# its first one (before stemming). Kept to words that mean the same in a coding session.
+_SAME_WORDS = (
+    "dependency dependencies dep deps package packages library libraries lib libs",
+    "summarize summarise summary summaries recap recaps",
+    "propagate propagates bubble bubbles",
+    "mock mocks stub stubs fake fakes",
+    "answer answers reply replies response responses",
+    "repo repository repositories repos",
+    "config configuration configs",
+    "doc docs documentation",
+    "env environment environments envs",
+    "prod production",
+    "db database databases dbs",
+    "dir directory directories dirs folder folders",
+    "msg msgs message messages",
+    "install installs installing installed add adds adding added",
+    "test tests spec specs",
+    "worker workers",
+    "error errors exception exceptions",
+    "squash squashed squashing",
+    "seed seeded seeding",
+)
+_CANONICAL = {w: group.split()[0] for group in _SAME_WORDS for w in group.split()}
+
+
 def _stem(word: str) -> str:
     for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
@@ -43,8 +70,9 @@ def _stem(word: str) -> str:
     return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
-def words(text: str) -> frozenset[str]:
-    """The content words of a statement, negation kept as one token."""
+def words(text: str, same_words: bool = True) -> frozenset[str]:
+    """The content words of a statement, negation kept as one token, and the words of a
+    group of ``_SAME_WORDS`` as its first (unless ``same_words`` is false)."""
     out: set[str] = set()
     for w in _WORD.findall(text.lower().replace("’", "'")):
         w = w.strip("._-'")
@@ -53,7 +81,7 @@ def words(text: str) -> frozenset[str]:
         if w in _NEGATIONS:
             out.add("<not>")
         elif w and w not in _STOP:
-            out.add(_stem(w))
+            out.add(_stem(_CANONICAL.get(w, w) if same_words else w))
     return frozenset(out)
 
 
