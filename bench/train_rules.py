@@ -98,8 +98,9 @@ def train(data: list[tuple[list[str], int]]) -> dict[str, float]:
 
 
 def train_types(data: list[tuple[list[str], int]]) -> dict[str, dict[str, float]]:
-    """One model a type, each against the others, on the sentences that state something."""
-    kept = [(feats, y) for feats, y in data if y > 0]
+    """One model a type, each against the others, on the sentences that state something
+    (their own features: not those of the turn around them)."""
+    kept = [(weigh.own(feats), y) for feats, y in data if y > 0]
     return {kind: train([(feats, int(y == i + 1)) for feats, y in kept]) for i, kind in enumerate(KINDS)}
 
 

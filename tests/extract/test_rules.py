@@ -36,8 +36,8 @@ KEPT = [  # (what the user typed, the type, words the record must say)
     ("like I said: BigDecimal for money, HALF_EVEN.", "preference", "BigDecimal for money"),
     ("fyi the CI box has no GPU so anything cuda-related gets skipped there", "fact",
      "CI box has no GPU"),
-    ("The docs at https://docs.example.com/api say the API allows 10 requests per second per key.", "fact",
-     "The docs say the API allows 10 requests per second per key."),
+    ("The API at https://api.example.com/v2 is rate-limited to 10 requests per second per key.", "fact",
+     "The API is rate-limited to 10 requests per second per key."),
     ("my lead told me that we never run a new trajectory on the real arm before the simulator run",
      "preference", "never run a new trajectory on the real arm"),
 ]
@@ -63,6 +63,7 @@ DROPPED = [  # (what the user typed, why it is not memory)
     ("no feature flag for the importer then", "a conclusion of the dialogue"),
     ("actually use pathlib instead of os.path in the new helper", "X instead of Y for one thing: a one-off"),
     ("the ingest worker OOMs on the big tenants", "today's bug in general words"),
+    ("the 502 is because the proxy drops idle connections after 30s", "why today's bug happens"),
     ("the client wants the invoice page to show VAT per line", "a feature someone wants"),
     ('the style guide says "Prefer composition over inheritance in new widgets."',
      "a document quoted: it says so already"),

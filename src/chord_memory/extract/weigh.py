@@ -22,17 +22,19 @@ from importlib.resources import files
 
 WEIGHTS = "extract-weights-v1.json"
 
-_TOKEN = re.compile(r"`[^`]*`|[\w'’./-]*\w|[^\w\s]")
+_TOKEN = re.compile(r"\[REDACTED:[^\]\s]*\]|`[^`]*`|[\w'’./-]*\w|[^\w\s]")
 _NUMBER = re.compile(r"^\d[\d.,:]*$")
 _NAME = re.compile(r"^[\w-]+[./][\w./-]+$|^\w+_\w+$|^[a-z]+[A-Z]\w*$")
 
 
 def tokens(text: str) -> list[str]:
-    """The words of ``text``, lower-cased, with numbers, code spans and names
-    (paths, dotted or snake_case identifiers) as one token each."""
+    """The words of ``text``, lower-cased, with numbers, code spans, names (paths, dotted
+    or snake_case identifiers) and what the scrubber took out as one token each."""
     out = []
     for token in _TOKEN.findall(text):
-        if token.startswith("`"):
+        if token.startswith("[REDACTED:"):
+            out.append("<secret>")  # what the scrubber took out, whatever its kind
+        elif token.startswith("`"):
             out.append("<code>")
         elif _NUMBER.match(token):
             out.append("<num>")
@@ -59,6 +61,12 @@ def features(text: str, signals: Iterable[str]) -> set[str]:
     out.update("suf:" + w[-3:] for w in words if len(w) > 4 and w.isalpha())
     out.update("s:" + s for s in signals)
     return out
+
+
+def own(feats: Iterable[str]) -> list[str]:
+    """The features of the sentence itself, without those of the turn around it (the
+    ``c:`` signals of rules.context): what the type model weighs."""
+    return [f for f in feats if not f.startswith("s:c:")]
 
 
 def probability(weights: Mapping[str, float], feats: Iterable[str]) -> float:
