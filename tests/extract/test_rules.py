@@ -215,6 +215,19 @@ def test_a_rule_said_again_in_other_words_is_one_record() -> None:
     assert len(records) == 1
 
 
+def test_one_person_says_i_where_a_team_says_we() -> None:
+    assert rules.judge("I use gpiozero, not RPi.GPIO") is not None
+    assert rules.judge("I deploy the blog with netlify") is not None
+    assert rules.judge("I used the staging db") is None  # what they did, not how things are
+    assert rules.judge("I deployed it yesterday") is None
+
+
+def test_always_of_nothing_of_the_task_at_hand_is_not_overruled() -> None:
+    assert rules._cued("always run the e2e suite with one worker, not in parallel")
+    assert not rules._cued("always use a fresh session for this write")
+    assert not rules._cued("never do that again")
+
+
 def test_what_agents_md_says_is_not_written_again() -> None:
     known = "# Rules\n\n- The CLI flags should stay kebab-case.\n"
     assert rules.extract(["the cli flags should stay kebab-case"], "s", known=known).records == []
