@@ -262,6 +262,23 @@ def test_a_pasted_diff_is_not_read_as_sentences() -> None:
         "We always deploy from the release branch."]
 
 
+def test_what_someone_else_wrote_is_not_the_users_words() -> None:
+    quoted = ("fwd from the auditors:\n\n"
+              "Per clause 9, all exports must be encrypted at rest. We recommend rotating keys monthly.\n\n"
+              "> Also, access logs should be kept for two years.\n\n"
+              "@mkrol: Nit: we usually sort imports alphabetically.\n"
+              "[Priya] never deploy the exporter on fridays\n\n"
+              "INFRA-2231 Exporter writes plaintext files\n"
+              "AC: every export file is encrypted with the tenant key\n\n"
+              "we always keep the exporter's keys in the vault, never in env vars")
+    assert [r.conclusion for r in rules.extract([quoted], "s").records] == [
+        "We always keep the exporter's keys in the vault, never in env vars."]
+    # what the user types after a colon of their own is theirs
+    own = "one more rule for this repo:\nwe never commit generated protobuf code"
+    assert [r.conclusion for r in rules.extract([own], "s").records] == [
+        "We never commit generated protobuf code."]
+
+
 def test_a_long_list_cut_by_commas_does_not_make_a_pattern_backtrack_without_end() -> None:
     import time
 

@@ -102,7 +102,46 @@ def typed(text: str) -> str:
         if not pasted[i] and lines[i].strip() and pasted[i - 1] and pasted[i + 1] and \
                 lines[i - 1].strip() and lines[i + 1].strip():
             pasted[i] = True
+    _someone_elses(lines, pasted)
     return "\n".join(line for line, out in zip(lines, pasted, strict=True) if not out)
+
+
+# What someone else wrote, pasted: a quoted line ("> Per Section 12, ..."), a reviewer's or a
+# chat's line ("@jkowal: Nit: ...", "[Ahmed] we should never ..."), a ticket from its key
+# ("CLAIMS-4412 — Adjuster notes truncated ...") to the end of its paragraph, and the
+# paragraph after a line that says what is pasted ("here's the ticket:", "email from the
+# vendor:", "spec section 4.3 from the carrier doc:").
+_QUOTED_LINE = re.compile(r"^\s*>(?!>)|^\s*(?:@(?!(?i:claude|codex|copilot|cursor|gemini|agent|ai|bot):)"
+                          r"[\w.-]{2,39}:|\[[A-Z][\w .'-]{1,30}\]:?)\s")
+_TICKET = re.compile(r"^\s*(?!(?:UTF|ISO|SHA|RFC|PEP|GPT|HTTP|TLS|SSL|MD|AES|RSA|ES|IEEE|ECMA|ANSI|CP|WIN|"
+                     r"CVE|UUID|BASE|PCI|SOC|PR|ARM|IPV)-)[A-Z][A-Z0-9]{1,9}-\d{1,6}\b[:\s—–-]+[A-Z]")
+_PASTE_INTRO = re.compile(
+    r"(?i)^.{0,80}\b(?:ticket|issue description|e-?mail|mail|thread|slack|message|comments?|review(?:er)?s?|"
+    r"spec(?:ification)?|section \d[\d.]*|rfc|runbook|confluence|wiki page|jira|description|changelog|"
+    r"release notes|letter|memo|minutes|transcript|postmortem|excerpt|fwd|forwarded|"
+    r"(?:said|wrote|sent)(?: us)?)\b[^:]{0,60}:\s*$")
+
+
+def _someone_elses(lines: list[str], pasted: list[bool]) -> None:
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if pasted[i] or not line:
+            i += 1  # a log's line already (most lines of a long turn): nothing more to ask of it
+            continue
+        if _QUOTED_LINE.match(line):
+            pasted[i] = True
+        elif _TICKET.match(line) or (len(line) <= 160 and line.rstrip().endswith(":") and
+                                      _PASTE_INTRO.match(line)):
+            j = i + 1 if not _TICKET.match(line) else i
+            while j < len(lines) and not lines[j].strip():
+                j += 1
+            while j < len(lines) and lines[j].strip():
+                pasted[j] = True
+                j += 1
+            i = j
+            continue
+        i += 1
 
 
 _DRAWN = re.compile(r"^\s*[\u2500-\u259f\u25a0-\u25ff]")  # a table or a tree a tool drew
