@@ -277,6 +277,9 @@ def test_what_someone_else_wrote_is_not_the_users_words() -> None:
     own = "one more rule for this repo:\nwe never commit generated protobuf code"
     assert [r.conclusion for r in rules.extract([own], "s").records] == [
         "We never commit generated protobuf code."]
+    listed = "PR description:\n- always link the ticket\n- say how you tested it"  # a list of theirs
+    assert [r.conclusion for r in rules.extract([listed], "s").records] == [
+        "PR description: always link the ticket; say how you tested it."]
 
 
 def test_a_long_list_cut_by_commas_does_not_make_a_pattern_backtrack_without_end() -> None:

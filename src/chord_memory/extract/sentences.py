@@ -115,11 +115,15 @@ _QUOTED_LINE = re.compile(r"^\s*>(?!>)|^\s*(?:@(?!(?i:claude|codex|copilot|curso
                           r"[\w.-]{2,39}:|\[[A-Z][\w .'-]{1,30}\]:?)\s")
 _TICKET = re.compile(r"^\s*(?!(?:UTF|ISO|SHA|RFC|PEP|GPT|HTTP|TLS|SSL|MD|AES|RSA|ES|IEEE|ECMA|ANSI|CP|WIN|"
                      r"CVE|UUID|BASE|PCI|SOC|PR|ARM|IPV)-)[A-Z][A-Z0-9]{1,9}-\d{1,6}\b[:\s—–-]+[A-Z]")
-_PASTE_INTRO = re.compile(
-    r"(?i)^.{0,80}\b(?:ticket|issue description|e-?mail|mail|thread|slack|message|comments?|review(?:er)?s?|"
-    r"spec(?:ification)?|section \d[\d.]*|rfc|runbook|confluence|wiki page|jira|description|changelog|"
-    r"release notes|letter|memo|minutes|transcript|postmortem|excerpt|fwd|forwarded|"
-    r"(?:said|wrote|sent)(?: us)?)\b[^:]{0,60}:\s*$")
+# "here's the ticket:", "fwd from legal:", "email from the vendor:": a line that hands over
+# something written elsewhere (a source, and "here's", "from", "fwd", ...), not one that leads
+# the user's own list ("commit messages:", "code review:")
+_PASTE_INTRO = re.compile(r"(?i)^(?:\s*(?:here'?s|here is|this is|below is|pasted?|pasting|copied|copy of|"
+                          r"got this|received|fwd?|forwarded)\b|.{0,80}\bfrom\b).{0,80}:\s*$")
+_PASTE_SOURCE = re.compile(
+    r"(?i)\b(?:ticket|issue|e-?mail|mail|thread|slack|message|comments?|review(?:er)?s?|spec(?:ification)?|"
+    r"section \d[\d.]*|rfc|runbook|confluence|wiki|jira|description|changelog|release notes|letter|memo|"
+    r"minutes|transcript|postmortem|excerpt|doc|docs|legal|vendor|customer|client|support|fwd|forwarded)\b")
 
 
 def _someone_elses(lines: list[str], pasted: list[bool]) -> None:
@@ -132,7 +136,7 @@ def _someone_elses(lines: list[str], pasted: list[bool]) -> None:
         if _QUOTED_LINE.match(line):
             pasted[i] = True
         elif _TICKET.match(line) or (len(line) <= 160 and line.rstrip().endswith(":") and
-                                      _PASTE_INTRO.match(line)):
+                                      _PASTE_INTRO.match(line) and _PASTE_SOURCE.search(line)):
             j = i + 1 if not _TICKET.match(line) else i
             while j < len(lines) and not lines[j].strip():
                 j += 1
