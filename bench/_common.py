@@ -78,6 +78,11 @@ def memory_repo(path: Path, count: int, env: dict[str, str]) -> Path:
     body = "".join(line + "\n" for line in lines)
     (path / "MEMORY.md").write_text(
         f"# Project memory\n\n<!-- chord-memory:begin -->\n{body}<!-- chord-memory:end -->\n")
+    return commit_all(path, env)
+
+
+def commit_all(path: Path, env: dict[str, str]) -> Path:
+    """`path` made a repository with everything in it committed."""
     git = ["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"]
     subprocess.run([*git, "init", "-q"], cwd=path, env=env, check=True)
     subprocess.run([*git, "add", "-A"], cwd=path, env=env, check=True)

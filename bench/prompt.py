@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.recall.corpus
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import GIT_ENV, bench_env, compile_package, sized_runs, table
+from _common import compile_package, sized_runs, table
 
-from recall import build
+from recall import sized_repos
 
 COMMON = "How should the payments service handle retries when the provider times out?"
 RARE = "kubernetes autoscaling quotas"
@@ -73,10 +73,7 @@ def main() -> int:
     compile_package()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        env = bench_env(Path(tmp) / "home")
-        env.update(GIT_ENV)
-        for size in sizes:
-            repo, _ = build(Path(tmp) / f"r{size}", size, env)
+        for size, repo, env in sized_repos(tmp, sizes):
             t = interleaved(repo, env, runs)
             py = t["pass"]
             rows.append((f"{size:,}", f"{py:.1f}", *(f"{t[k]:.1f} ({t[k] / py:.1f}x)" for k in

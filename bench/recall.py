@@ -19,11 +19,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests.recall.corpus
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _common import GIT_ENV, bench_env, compile_package, sized_runs, table
+from _common import bench_env, commit_all, compile_package, sized_runs, table
 from tests.recall import corpus
 
 COMMON = "how should payments handle retries"
@@ -76,11 +77,15 @@ def build(path: Path, size: int, env: dict[str, str]) -> tuple[Path, list[corpus
     recs = corpus.records(size)
     path.mkdir(parents=True)
     corpus.write(path, recs)
-    git = ["git", "-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"]
-    subprocess.run([*git, "init", "-q"], cwd=path, env=env, check=True)
-    subprocess.run([*git, "add", "-A"], cwd=path, env=env, check=True)
-    subprocess.run([*git, "commit", "-qm", "memory"], cwd=path, env=env, check=True)
-    return path, recs
+    return commit_all(path, env), recs
+
+
+def sized_repos(tmp: str, sizes: list[int]) -> Iterator[tuple[int, Path, dict[str, str]]]:
+    """For each size, a committed repository of that many corpus records, and the
+    environment to run chord-memory in (a home of its own under ``tmp``)."""
+    env = bench_env(Path(tmp) / "home")
+    for size in sizes:
+        yield size, build(Path(tmp) / f"r{size}", size, env)[0], env
 
 
 def add_one(repo: Path, n: int) -> None:
@@ -121,10 +126,7 @@ def main() -> int:
     cli = [str(Path(sys.executable).with_name("chord-memory"))]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        env = bench_env(Path(tmp) / "home")
-        env.update(GIT_ENV)
-        for size in sizes:
-            repo, _ = build(Path(tmp) / f"r{size}", size, env)
+        for size, repo, env in sized_repos(tmp, sizes):
             runs = total if size < 10_000 else max(5, total // 2)
             t = interleaved({"pass": [sys.executable, "-c", "pass"], **{
                 f"{backend}-{kind}": [*cli, "recall", query, "--backend", backend]
