@@ -22,6 +22,7 @@ from chord_memory import atomic, learnings, paths, records
 from chord_memory.errors import UserError
 from chord_memory.extract.plan import normalize
 from chord_memory.learnings import Learning
+from chord_memory.text import REDACTED
 
 
 class Rules(NamedTuple):
@@ -72,7 +73,7 @@ def decision(lr: Learning, by: str, created: str, limits: records.Limits) -> rec
 def _refusal(rec: records.Record, text: str, limits: records.Limits, known: set[str]) -> str | None:
     from chord_memory import durable
 
-    if not re.search(r"[^\W_]", re.sub(r"\[REDACTED:[^\]]*\]", "", rec.conclusion)):
+    if not re.search(r"[^\W_]", REDACTED.sub("", rec.conclusion)):
         return "the lesson is nothing but a secret once scrubbed; edit `lesson` in the file or reject it"
     if len(rec.conclusion) > limits.statement_chars:
         return f"the lesson is over {limits.statement_chars} characters (memory.limits.statement_chars)"

@@ -14,6 +14,17 @@ _BAD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 REPLACEMENT = "\ufffd"
 
 
+# What the scrubber puts where a secret was (chord_memory.secrets.scrub): "[REDACTED:<kind>]",
+# a kind being lower-case letters, digits and hyphens. Here, not in the secrets package, so
+# that a reader of scrubbed text need not import the scanner.
+REDACTED = re.compile(r"\[REDACTED:[\w-]+\]")
+
+
+def redacted(kind: str) -> str:
+    """The placeholder of a secret of ``kind``."""
+    return f"[REDACTED:{kind}]"
+
+
 def clean(text: str) -> str:
     """``text`` with every control character and lone surrogate replaced by U+FFFD."""
     return _BAD.sub(REPLACEMENT, text)

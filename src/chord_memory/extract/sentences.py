@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from chord_memory.text import REDACTED
+
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _END = re.compile(r"[.!?]+[\"')\]]*\s+(?=[\"'(\[]?[\w`@*_~/.])")
 _ABBREVIATION = re.compile(r"(?i)(?:^|[\s(])(?:e\.g|i\.e|etc|vs|approx|cf|fig|no|nr|mr|mrs|ms|dr|st|jr|sr|"
@@ -46,7 +48,7 @@ _PATH = re.compile(r"(?<![\w/.:~-])(?:~|/(?:home|Users|root|tmp|var|etc|opt|usr|
 _HOST = re.compile(r"(?<![\w.@/-])(?:[a-z0-9-]+\.){2,}(?:local|internal|lan|corp|intranet|com|net|io|org|"
                    r"dev|cloud)\b(?::\d+)?|(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?(?![\w.])", re.I)
 _LEADING_PREP = r"(?:\s*(?:at|in|from|on|to|under|via|see|like|under|over|into)\s+)?"
-_SECRET = r"(?:[A-Za-z_][A-Za-z0-9_.-]*\s*[=:]\s*)?\[REDACTED:[\w-]+\]"  # a secret, with the name assigned it
+_SECRET = rf"(?:[A-Za-z_][A-Za-z0-9_.-]*\s*[=:]\s*)?{REDACTED.pattern}"  # a secret, with the name assigned it
 _BARE = re.compile(rf"(?:{_URL.pattern}|{_PATH.pattern}|{_HOST.pattern}|{_SECRET})", re.I)
 _GONE = re.compile(rf"{_LEADING_PREP}(?:\(\s*)?(?:{_URL.pattern}|{_PATH.pattern}|{_HOST.pattern}|{_SECRET})"
                    r"(?:\s*\))?", re.I)
@@ -135,9 +137,10 @@ def _someone_elses(lines: list[str], pasted: list[bool]) -> None:
             continue
         if _QUOTED_LINE.match(line):
             pasted[i] = True
-        elif _TICKET.match(line) or (len(line) <= 160 and line.rstrip().endswith(":") and
-                                      _PASTE_INTRO.match(line) and _PASTE_SOURCE.search(line)):
-            j = i + 1 if not _TICKET.match(line) else i
+        elif (ticket := bool(_TICKET.match(line))) or (
+                len(line) <= 160 and line.rstrip().endswith(":") and _PASTE_INTRO.match(line) and
+                _PASTE_SOURCE.search(line)):
+            j = i if ticket else i + 1  # a ticket's own line is pasted; an intro's is the user's
             while j < len(lines) and not lines[j].strip():
                 j += 1
             while j < len(lines) and lines[j].strip():

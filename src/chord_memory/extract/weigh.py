@@ -20,9 +20,11 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from importlib.resources import files
 
+from chord_memory.text import REDACTED
+
 WEIGHTS = "extract-weights-v1.json"
 
-_TOKEN = re.compile(r"\[REDACTED:[^\]\s]*\]|`[^`]*`|[\w'’./-]*\w|[^\w\s]")
+_TOKEN = re.compile(rf"{REDACTED.pattern}|`[^`]*`|[\w'’./-]*\w|[^\w\s]")
 _NUMBER = re.compile(r"^\d[\d.,:]*$")
 _NAME = re.compile(r"^[\w-]+[./][\w./-]+$|^\w+_\w+$|^[a-z]+[A-Z]\w*$")
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from chord_memory.secrets.baseline import filter_baseline, hashed, load_baseline
 from chord_memory.secrets.engine import SecretFinding, Span, find_spans, mask, positioned
+from chord_memory.text import redacted
 
 if TYPE_CHECKING:
     from chord_memory.findings import Finding
@@ -59,7 +60,7 @@ def _replace(text: str, spans: list[Span]) -> str:
     pos = 0
     for span in sorted(spans):
         parts.append(text[pos:span.start])
-        parts.append(f"[REDACTED:{span.kind}]")
+        parts.append(redacted(span.kind))
         pos = span.end
     parts.append(text[pos:])
     return "".join(parts)

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from chord_memory.config import Endpoint
 from chord_memory.extract.model import Timing
 from chord_memory.extract.model.prompt import Message, strict_schema
+from chord_memory.text import redacted
 
 if TYPE_CHECKING:
     import httpx
@@ -123,7 +124,7 @@ def _excerpt(resp: Answer, key: str | None) -> str:
         text = resp.text
     text = " ".join(text.split())
     if key:
-        text = text.replace(key, "[REDACTED:api-key]")
+        text = text.replace(key, redacted("api-key"))
     text = scrub(text)[0]
     return f": {text[:120]}" if text else ""
 
