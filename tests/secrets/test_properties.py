@@ -1,10 +1,13 @@
 """Scrubbing, as properties: nothing left to find, idempotent, clean text untouched."""
 from __future__ import annotations
 
+import re
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chord_memory.secrets import scan_text, scrub
+from chord_memory.secrets.engine import _starts, lowered
 from tests.secrets.examples import samples
 
 SECRETS = sorted(samples(7).values())
@@ -64,3 +67,15 @@ def test_a_block_allowlisted_on_its_last_line_keeps_no_token_of_its_own_line() -
             "-----END RSA PRIVATE KEY----- pragma: allowlist secret")
     clean, found = scrub(text)
     assert token not in clean and [f.kind for f in found] == ["google-oauth-refresh-token"]
+
+
+# The regular expression the prefilter's token starts replaced (secrets/engine.py: _starts);
+# the starts must be the same, position for position.
+_START = re.compile(rb"(?<![a-z0-9_\-.~])[a-z0-9](?=[a-z0-9_\-.~+/=]{15})")
+
+
+@SETTINGS
+@given(texts)
+def test_token_starts_are_those_of_the_pattern(text: str) -> None:
+    low = lowered(text)
+    assert list(_starts(low)) == [m.start() for m in _START.finditer(low)]

@@ -9,14 +9,37 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from chord_memory.secrets import filters
 from chord_memory.secrets.rules import AT, TOKEN, Index, Rule, all_rules, compiled, lazy
 
 # Where a token may start: a letter or digit after a non-token character, followed by at
-# least 15 more token characters (base64 ones included: some tokens carry `+/=`).
-_START = re.compile(rb"(?<![a-z0-9_\-.~])[a-z0-9](?=[a-z0-9_\-.~+/=]{15})")
+# least 15 more token characters (base64 ones included: some tokens carry `+/=`). Found
+# without a regular expression, which tried every position of the text: a translation marks
+# the token characters, a find of 16 marks in a row finds each long run (prose has few), and
+# the starts are read within the run (at its start, or after a "+", "/" or "=").
+_TOKEN_CHARS = b"abcdefghijklmnopqrstuvwxyz0123456789_-.~+/="
+_MARKS = bytes.maketrans(_TOKEN_CHARS + bytes(c for c in range(256) if c not in _TOKEN_CHARS),
+                         b"a" * len(_TOKEN_CHARS) + b" " * (256 - len(_TOKEN_CHARS)))
+_RUN = b"a" * 16
+_ALNUM = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789")
+_AFTER = frozenset(b"+/=")
+
+
+def _starts(low: bytes) -> Iterator[int]:
+    """Each position where a token may start (the 2-byte prefixes of ``Index.starts`` are
+    looked up there)."""
+    marks = low.translate(_MARKS)
+    i = marks.find(_RUN)
+    while i != -1:
+        end = marks.find(b" ", i)
+        end = len(marks) if end == -1 else end
+        for s in range(i, end - 15):
+            if low[s] in _ALNUM and (s == i or low[s - 1] in _AFTER):
+                yield s
+        i = marks.find(_RUN, end)
 _LONG_LINE = 8192
 _STRIP = ".,;:)]}?"
 _PRAGMA = lazy(r"pragma: ?(?:allow|white)list[ -]secret", re.I)
@@ -68,7 +91,7 @@ def find_spans(text: str) -> list[Span]:
     spans: list[Span] = []
     for number, pos in points:
         _at_point(rules[number], text, pos, spans)
-    for line_start, (line_end, groups) in lines.items():
+    for line_start, (line_end, groups) in _merged(lines):
         window = low[line_start:line_end]
         held: dict[bytes, bool] = {}
         for number in set().union(*groups):
@@ -78,6 +101,22 @@ def find_spans(text: str) -> list[Span]:
     # Allowlisted before overlaps are resolved: a block allowlisted on one of its lines must not
     # take with it a token inside it on a line of its own (found by test_properties.py).
     return resolve(drop_allowlisted(text, spans, b"pragma" in low))
+
+
+def _merged(
+    lines: dict[int, tuple[int, set[tuple[int, ...]]]]
+) -> list[tuple[int, tuple[int, set[tuple[int, ...]]]]]:
+    """The line windows, those that overlap made one. Only the windows of a long line can
+    overlap (each keyword met in it opens its own, around it): a line of prose that says
+    "pass" a hundred times is read once, not a hundred times over."""
+    out: list[tuple[int, tuple[int, set[tuple[int, ...]]]]] = []
+    for start, (end, groups) in sorted(lines.items()):
+        if out and start < out[-1][1][0]:
+            last_start, (last_end, last_groups) = out[-1]
+            out[-1] = (last_start, (max(last_end, end), last_groups | groups))
+        else:
+            out.append((start, (end, groups)))
+    return out
 
 
 def _at_point(rule: Rule, text: str, pos: int, spans: list[Span]) -> None:
@@ -129,8 +168,7 @@ def _prefilter(
     """Where each rule must be tried: (rule, position) points, and line windows with their rules."""
     points: set[tuple[int, int]] = set()
     starts = index.starts
-    for m in _START.finditer(low):
-        s = m.start()
+    for s in _starts(low):
         candidates = starts.get(low[s:s + 2])
         if candidates:
             for prefix, numbers in candidates:
