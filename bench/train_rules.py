@@ -9,7 +9,8 @@ ones (`heldout_*.jsonl`), which only measure it (bench/statements.py). Each sent
 extractor would weigh (every sentence of a user turn, and the clauses of a sentence) is
 an example; it is positive when it states a kept statement of its turn or part of one
 (bench/statements.py's matching); the type of that statement trains the type model (one
-model a type against the others, on the positive sentences). Training is plain logistic
+model a type against the others, on the positive sentences); each turn is an example of the
+turn model, positive when it holds a kept statement (rules.quiet). Training is plain logistic
 regression by stochastic gradient descent with a fixed seed and exact sums, so the same sets give the same
 weights on every machine; the weights file records a digest of the examples, and
 tests/extract/test_weigh.py fails when the rules' patterns or the sets change and the
@@ -64,6 +65,17 @@ def examples(names: list[str]) -> list[tuple[str, int, str, tuple[str, ...]]]:
     return out
 
 
+def turn_examples(names: list[str]) -> list[tuple[list[str], int, str]]:
+    """(features, label, set) for every turn: the label is 1 when the turn holds something to
+    keep (the turn model of rules.quiet)."""
+    out = []
+    for name in names:
+        for turn in bench.load(name):
+            split = list(sentences.split(scrub(turn["text"])[0]))
+            out.append((weigh.turn_features(rules.turn_text(split)), int(bool(turn.get("keep"))), name))
+    return out
+
+
 def featurize(rows: list[tuple[str, int, str, tuple[str, ...]]]) -> list[tuple[list[str], int]]:
     return [(sorted(weigh.features(t, [*rules.signals(t, rules.judge(t)), *c])), y) for t, y, _, c in rows]
 
@@ -107,13 +119,14 @@ def train_types(data: list[tuple[list[str], int]]) -> dict[str, dict[str, float]
 def cross_validate(names: list[str]) -> None:
     rows = examples(names)
     data = featurize(rows)
+    turn_rows = turn_examples(names)
     print("| left out | sentences | rules: captured | rules: junk | weighed: captured | weighed: junk | "
           "type right |")
     print("|---|---|---|---|---|---|---|")
     total = [0, 0, 0, 0, 0]
     for held in names:
         rest = [d for d, r in zip(data, rows, strict=True) if r[2] != held]
-        model = (train(_kept(rest)), train_types(rest))
+        model = (train(_kept(rest)), train_types(rest), train([(f, y) for f, y, n in turn_rows if n != held]))
         turns = bench.load(held)
         plain = _score(turns, None)
         weighed = _score(turns, model)
@@ -134,19 +147,24 @@ def _rate(part: int, whole: int) -> str:
     return f"{part / max(whole, 1):.1%}"
 
 
-def _score(turns: list[dict[str, Any]], model: tuple[dict[str, float], dict[str, dict[str, float]]] | None
-           ) -> tuple[int, int, int, int, int]:
-    """(kept, captured, records, junk, typed) with the rules alone (None) or a model."""
-    decide, weights, types = rules.decide, weigh.weights, weigh.types
+Model = tuple[dict[str, float], dict[str, dict[str, float]], dict[str, float]]
+
+
+def _score(turns: list[dict[str, Any]], model: Model | None) -> tuple[int, int, int, int, int]:
+    """(kept, captured, records, junk, typed) with the rules alone (None) or the models
+    (sentences, types, turns)."""
+    decide, weights, types, turn_weights = rules.decide, weigh.weights, weigh.types, weigh.turns
     try:
         if model is None:
-            rules.decide = lambda raw, context=(): rules.judge(raw)  # type: ignore[assignment]
+            rules.decide = lambda raw, context=(), hushed=False: rules.judge(raw)  # type: ignore[assignment]
         else:
             rules.weigh.weights = lambda: model[0]  # type: ignore[assignment]
             rules.weigh.types = lambda: model[1]  # type: ignore[assignment]
+            rules.weigh.turns = lambda: model[2]  # type: ignore[assignment]
         r = bench.score(turns)
     finally:
-        rules.decide, rules.weigh.weights, rules.weigh.types = decide, weights, types  # type: ignore[assignment]
+        rules.decide, rules.weigh.weights, rules.weigh.types, rules.weigh.turns = (  # type: ignore[assignment]
+            decide, weights, types, turn_weights)
     return r["kept"], r["captured"], r["records"], r["junk"], r["typed"]
 
 
@@ -161,7 +179,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     rows = examples(names)
     data = featurize(rows)
-    stamp = digest(data)
+    turn_data = [(f, y) for f, y, _ in turn_examples(names)]
+    stamp = digest(data + turn_data)
     if args.check:
         with open(OUT, encoding="utf-8") as f:
             current = json.load(f).get("examples")
@@ -171,10 +190,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     weights = train(_kept(data))
     types = train_types(data)
+    turns = train(turn_data)
     meta = {"sets": names, "examples": stamp, "sentences": len(data), "positive": sum(y > 0 for _, y in data),
             "epochs": EPOCHS, "rate": RATE, "l2": L2, "seed": SEED, "min_count": MIN_COUNT}
     with open(OUT, "w", encoding="utf-8") as f:
-        json.dump({**meta, "weights": weights, "types": types}, f, indent=0, sort_keys=True,
+        json.dump({**meta, "weights": weights, "types": types, "turns": turns}, f, indent=0, sort_keys=True,
                   ensure_ascii=False)
         f.write("\n")
     print(f"{OUT}: {len(weights)} weights from {len(data)} sentences of {', '.join(names)}")

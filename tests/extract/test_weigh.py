@@ -8,7 +8,7 @@ import sys
 from importlib.resources import files
 from pathlib import Path
 
-from chord_memory.extract import rules, weigh
+from chord_memory.extract import rules, sentences, weigh
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -84,3 +84,27 @@ def test_a_taste_a_warning_or_a_standing_ask_said_in_so_many_words_is_never_veto
         assert rules._cued(text), text
     asked = rules.decide("would you mind always running the linter before you say it's done?")
     assert asked is not None and asked.statement.startswith("always running the linter")
+
+
+def test_a_turn_that_holds_only_a_task_and_its_details_gives_no_record() -> None:
+    """The turn model (rules.quiet): "the toggle state is stored in user_prefs.theme" is a
+    fact of the task asked for in the same turn, not a fact of the project."""
+    for text in ("add a dark mode toggle to the settings screen. the toggle state is stored in "
+                 "user_prefs.theme",
+                 "morning! we need an endpoint that lists a customer's open invoices. the handler goes in "
+                 "src/billing/handlers, the table is Invoices"):
+        assert rules.quiet(list(sentences.split(text))), text
+        assert rules.extract([text], "t").records == [], text
+
+
+def test_what_the_user_marks_as_lasting_is_kept_in_a_quiet_turn() -> None:
+    text = ("morning! we need an endpoint that lists a customer's open invoices. from now on every new "
+            "endpoint gets a rate limit")
+    assert rules.quiet(list(sentences.split(text)))
+    kept = [r.conclusion for r in rules.extract([text], "t").records]
+    assert kept == ["Every new endpoint gets a rate limit."]
+
+
+def test_the_turn_model_ships_with_the_others() -> None:
+    data = json.loads((files("chord_memory") / "data" / weigh.WEIGHTS).read_text("utf-8"))
+    assert data["turns"] and weigh.turns() == {k: float(v) for k, v in data["turns"].items()}

@@ -251,6 +251,19 @@ _MACHINE = _rx(r"\b(?:my|your) (?:\w+ ){0,2}(?:checkout|clone|laptop|machine|com
                r"env(?:ironment)?|editor|terminal|shell|home|username|user ?name|ip|vm|container|workspace|"
                r"mac|"
                r"macbook|pc|side|end|local copy|dev box)\b|\bon my (?:end|side)\b")
+# "product wants a CSV export", "I need a bank account program": a feature someone wants (not
+# "public API changes need a CHANGELOG entry")
+_PERSON_WANTS = _rx(
+    r"\b(?:i|we|you|he|she|product|pm|client|customers?|users?|boss|manager|lead|teacher|supervisor|"
+    r"someone|everyone|people|(?:the|our|my) (?:team|client|customer|boss|manager|lead|pm|teacher|"
+    r"supervisor|users))\s+(?:really |just |also |now |still |only )?(?:want|wants|need|needs|asked for|"
+    r"requested|would like) (?:a|an|to have)\b")
+# "I'm in Canada so currency is CAD", "i'm new so please explain simply", "im on zig 0.13, dont
+# give me 0.11 syntax": what the user says of themselves carries a rule
+_SO_A_RULE = _rx(
+    r"\bso (?:please |pls |just )?(?:don'?t|dont|do not|never|always|keep|no|only|use|avoid|explain|"
+    r"stick|make sure)\b|\bso (?:\w+ ){1,2}(?:should|must|has to|have to|needs? to|is|are)\b|"
+    r",\s*(?:please |pls )?(?:don'?t|dont|do not|never|always)\b")
 _VAGUE = _rx(r"^(?:make it|do it|keep it|be|do|write it|code it)\s+(?:better|good|nice|nicer|clean|cleaner|"
              r"careful|consistent|simple|simpler|properly|right|correctly|well|faster|smaller|pretty|prettier)"
              r"\b")
@@ -429,7 +442,8 @@ def _content(text: str) -> int:
 
 _ASK_STANDING = _rx(r"^(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?(?:(?:always|make it a habit to|"
                     r"start|remember to|keep|stop|never|from now on)\b|.*\b(?:always|every|each|from now on|"
-                    r"going forward|whenever|in (?:the )?future|by default|unless i ask|as a habit)\b)|"
+                    r"going forward|whenever|in (?:the )?future|by default|unless i ask|as a habit|"
+                    r"in general|generally|throughout)\b)|"
                     r"^would you mind (?:always|not|never)\b|^(?:from now on|going forward),? (?:can|could|"
                     r"would) "
                     r"you\b")
@@ -517,18 +531,19 @@ def judge(raw: str) -> Judged | None:
     if not (_STANDING.search(body) or _AGAIN.search(text)) and _SYMPTOM.search(body) and \
             not _INSTRUCTION.search(body):
         return None  # a symptom of today's bug, even "when changing X"
-    if re.search(r"(?i)\b(?:want|wants|need|needs|asked for|requested|would like) (?:a|an|"
-                 r"to have)\b", body) and \
-            not standing_cue:
-        return None  # a feature someone wants: the task at hand
+    if _PERSON_WANTS.search(body) and not standing_cue:
+        return None  # a feature someone wants: the task at hand ("product wants a CSV export")
     if not standing_cue and (
-                             re.match(r"(?i)^(?:i'?m|i am)\b", body) or
+                             (re.match(r"(?i)^(?:i'?m|i am)\b", body) and not _WE_FACT.match(body) and
+                              not _SO_A_RULE.search(body)) or
                              (re.match(r"(?i)^(?:on|from|in|at|with|for|to|"
                                        r"by)\b", body) and len(body.split()) <= 6) or
                              re.match(r"(?i)^the (?:one|ones|other)\b", body)):
         return None  # a symptom of today's bug, the user about themselves, a fragment
-    if len(body.split()) <= 10 and re.search(r"(?i)\b(?:that|this|it|them|those|these|ones)[.!]*$", body):
-        return None  # "scripts downstream depend on that": about something said before
+    if len(body.split()) <= 10 and re.search(r"(?i)\b(?:that|this|it|them|those|these|ones)[.!]*$", body) \
+            and _content(re.split(r"[,;]\s|\s[-—–]\s", body)[0]) < 2:
+        return None  # "scripts downstream depend on that": about something said before (not
+        # "objstore config is in the secret, dont inline it": what "it" is, it says)
     if re.search(r"(?i),?\s+(?:but|and) (?:check|fix|look at|make sure|try|update|add|remove) the\b", body):
         return None  # a request rides along: it is about the change at hand
     standing = standing_cue or bool(_STANDING.search(body))
@@ -582,16 +597,20 @@ def _cued(raw: str) -> bool:
                 not _TASK_ONLY.search(body))
 
 
-def decide(raw: str, context: Iterable[str] = ()) -> Judged | None:
+def decide(raw: str, context: Iterable[str] = (), hushed: bool = False) -> Judged | None:
     """The rules' judgement, weighed: what they keep is kept unless the model finds it
     unlike anything people keep; what they leave out is kept when the model is sure. The
-    type of what is kept is the type model's (``_typed``)."""
+    type of what is kept is the type model's (``_typed``). In a turn that holds nothing to
+    keep (``hushed``: see ``quiet``) only what the user marked as lasting is kept."""
+    cued = _cued(raw)
+    if hushed and not cued:
+        return None
     judged = judge(raw)
     rescued = _rescue(raw) if judged is None else None
     if judged is None and rescued is None:
         return None  # never kept, whatever the model says: no need to ask it
     feats = weigh.features(raw, [*signals(raw, judged), *context])
-    if judged is None or not _cued(raw):
+    if judged is None or not cued:
         p = weigh.probability(weigh.weights(), feats)
         # steps in one sentence ("hold BOOT, tap RESET, then make flash") are a workflow the
         # rules' shapes do not read: the model need not be as sure of them
@@ -621,6 +640,25 @@ def _typed(kept: Judged, feats: Iterable[str]) -> Kind:
     found = weigh.kind(table, feats, kept.kind, TYPE_MARGIN)
     assert found in ("preference", "fact", "workflow", "pitfall")
     return cast(Kind, found)
+
+
+TURN_GATE = 0.15  # a turn the turn model gives less than this holds nothing to keep (``quiet``)
+
+
+def quiet(turn: list[sentences.Sentence]) -> bool:
+    """A turn the turn model reads as holding nothing to keep ("we need an endpoint to
+    export ... handler goes in src/handlers/orders, table is Orders": a task and its
+    details): of its sentences only what the user marked as lasting (``_cued``) is kept;
+    steps (``Sentence.steps``) are read as before. A turn of one sentence is never quiet:
+    all the turn model would read is that sentence, which the sentence's own model reads
+    better ("the e2e suite times out unless the emulator is warm")."""
+    return len(turn) > 1 and \
+        weigh.probability(weigh.turns(), weigh.turn_features(turn_text(turn))) < TURN_GATE
+
+
+def turn_text(turn: list[sentences.Sentence]) -> str:
+    """What the turn model reads of a turn: its sentences, without what was pasted."""
+    return " ".join(s.text for s in turn)
 
 
 def context(turn: list[sentences.Sentence]) -> list[tuple[str, ...]]:
@@ -981,7 +1019,8 @@ def _clauses(text: str) -> Iterator[str]:
 
 
 def candidates(sentence: sentences.Sentence, summary_chars: int,
-               judged: Judged | None, context: tuple[str, ...] = ()) -> Iterator[NewRecord]:
+               judged: Judged | None, context: tuple[str, ...] = (), hushed: bool = False
+               ) -> Iterator[NewRecord]:
     """The records of one sentence: its steps, what ``decide`` made of it, or else the
     standing statements in its clauses."""
     if sentence.steps:
@@ -999,7 +1038,7 @@ def candidates(sentence: sentences.Sentence, summary_chars: int,
         yield _record(judged, summary_chars)
         return
     for clause in _clauses(sentence.text):
-        part = decide(clause, context)
+        part = decide(clause, context, hushed)
         if part is not None:
             yield _record(part, summary_chars)
 
@@ -1068,8 +1107,9 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
     for text in user_texts:
         last: int | None = None  # the record kept last from this turn
         turn = list(sentences.split(text))
+        hushed = quiet(turn)
         for sentence, around in zip(turn, context(turn), strict=True):
-            judged = decide(sentence.text, around) if not sentence.steps else None
+            judged = decide(sentence.text, around, hushed) if not sentence.steps else None
             if last is not None and judged is None and _continues(sentence.text):
                 more = _sentence(sentences.without_places(sentence.text.strip()))
                 conclusion = out[last].conclusion + " " + more[:1].upper() + more[1:]
@@ -1080,7 +1120,7 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
                         not sentences.broken(sentence.text) and not _MACHINE.search(sentence.text):
                     out[last] = out[last].model_copy(update={"why": _why_from(sentence.text)})
                 continue
-            for rec in candidates(sentence, summary_chars, judged, around):
+            for rec in candidates(sentence, summary_chars, judged, around, hushed):
                 mine = similar.words(rec.conclusion)
                 if any(similar.same(mine, other) for other in seen):
                     continue

@@ -6,7 +6,9 @@ the signals the rules' own patterns give, against what careful readers kept in t
 labelled sets in tests/extract/statements/ (bench/train_rules.py writes the
 weights; docs/extraction.md says how it is trained and how well it does on the
 sets it never saw). A second set of weights, one model a record type against the
-others, reads the type (`kind`). It is plain logistic regression: the same sentence gets the
+others, reads the type (`kind`); a third, over the words of the whole turn, tells a turn
+that holds nothing to keep (a request for the task at hand, a bug report) from one that
+does (`turns`). It is plain logistic regression: the same sentence gets the
 same score on every machine, nothing is fetched, and the weights are a JSON file
 in the package.
 """
@@ -65,6 +67,20 @@ def features(text: str, signals: Iterable[str]) -> set[str]:
     return out
 
 
+def turn_features(text: str) -> list[str]:
+    """What the turn model weighs: the words and word pairs of the whole turn (its sentences,
+    without what was pasted), its first words, its length and its question marks."""
+    words = tokens(text)
+    out = {"bias", f"tl:{min(len(words) // 8, 10)}", f"tq:{min(text.count('?'), 3)}"}
+    out.update("tw:" + w for w in words)
+    out.update(f"tb:{a}_{b}" for a, b in itertools.pairwise(words))
+    if words:
+        out.add("tf:" + words[0])
+    if len(words) > 1:
+        out.add(f"to:{words[0]}_{words[1]}")
+    return sorted(out)
+
+
 def own(feats: Iterable[str]) -> list[str]:
     """The features of the sentence itself, without those of the turn around it (the
     ``c:`` signals of rules.context): what the type model weighs."""
@@ -98,6 +114,14 @@ def types() -> dict[str, dict[str, float]]:
     table = _data().get("types", {})
     assert isinstance(table, dict)
     return {str(t): {str(k): float(v) for k, v in w.items()} for t, w in table.items()}
+
+
+@cache
+def turns() -> dict[str, float]:
+    """The weights of the turn model: whether a turn holds anything to keep at all."""
+    table = _data().get("turns", {})
+    assert isinstance(table, dict)
+    return {str(k): float(v) for k, v in table.items()}
 
 
 def kind(table: Mapping[str, Mapping[str, float]], feats: Iterable[str], default: str,
