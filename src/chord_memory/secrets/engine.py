@@ -40,6 +40,8 @@ def _starts(low: bytes) -> Iterator[int]:
             if low[s] in _ALNUM and (s == i or low[s - 1] in _AFTER):
                 yield s
         i = marks.find(_RUN, end)
+
+
 _LONG_LINE = 8192
 _STRIP = ".,;:)]}?"
 _PRAGMA = lazy(r"pragma: ?(?:allow|white)list[ -]secret", re.I)
