@@ -643,17 +643,18 @@ def _typed(kept: Judged, feats: Iterable[str]) -> Kind:
 
 
 TURN_GATE = 0.15  # a turn the turn model gives less than this holds nothing to keep (``quiet``)
+TURN_GATE_ALONE = 0.05  # the same for a turn of one sentence: the model must be surer
 
 
 def quiet(turn: list[sentences.Sentence]) -> bool:
     """A turn the turn model reads as holding nothing to keep ("we need an endpoint to
     export ... handler goes in src/handlers/orders, table is Orders": a task and its
     details): of its sentences only what the user marked as lasting (``_cued``) is kept;
-    steps (``Sentence.steps``) are read as before. A turn of one sentence is never quiet:
-    all the turn model would read is that sentence, which the sentence's own model reads
-    better ("the e2e suite times out unless the emulator is warm")."""
-    return len(turn) > 1 and \
-        weigh.probability(weigh.turns(), weigh.turn_features(turn_text(turn))) < TURN_GATE
+    steps (``Sentence.steps``) are read as before. Of a turn of one sentence, all the turn
+    model reads is that sentence, which the sentence's own model reads too: it must be much
+    surer ("the e2e suite times out unless the emulator is warm", alone, gets 0.12 and stays)."""
+    gate = TURN_GATE if len(turn) > 1 else TURN_GATE_ALONE
+    return weigh.probability(weigh.turns(), weigh.turn_features(turn_text(turn))) < gate
 
 
 def turn_text(turn: list[sentences.Sentence]) -> str:
