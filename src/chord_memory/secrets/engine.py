@@ -43,6 +43,8 @@ def _starts(low: bytes) -> Iterator[int]:
 
 
 _LONG_LINE = 8192
+# The prefilter's line windows: start -> (end, the groups of rules to try there)
+Windows = dict[int, tuple[int, set[tuple[int, ...]]]]
 _STRIP = ".,;:)]}?"
 _PRAGMA = lazy(r"pragma: ?(?:allow|white)list[ -]secret", re.I)
 _NEXTLINE = lazy(
@@ -105,9 +107,7 @@ def find_spans(text: str) -> list[Span]:
     return resolve(drop_allowlisted(text, spans, b"pragma" in low))
 
 
-def _merged(
-    lines: dict[int, tuple[int, set[tuple[int, ...]]]]
-) -> list[tuple[int, tuple[int, set[tuple[int, ...]]]]]:
+def _merged(lines: Windows) -> list[tuple[int, tuple[int, set[tuple[int, ...]]]]]:
     """The line windows, those that overlap made one. Only the windows of a long line can
     overlap (each keyword met in it opens its own, around it): a line of prose that says
     "pass" a hundred times is read once, not a hundred times over."""
@@ -166,7 +166,7 @@ def drop_allowlisted(text: str, spans: list[Span], maybe: bool = True) -> list[S
 
 def _prefilter(
     low: bytes, index: Index, rules: tuple[Rule, ...]
-) -> tuple[set[tuple[int, int]], dict[int, tuple[int, set[tuple[int, ...]]]]]:
+) -> tuple[set[tuple[int, int]], Windows]:
     """Where each rule must be tried: (rule, position) points, and line windows with their rules."""
     points: set[tuple[int, int]] = set()
     starts = index.starts
@@ -176,7 +176,7 @@ def _prefilter(
             for prefix, numbers in candidates:
                 if low.startswith(prefix, s):
                     points.update((n, s) for n in numbers)
-    lines: dict[int, tuple[int, set[tuple[int, ...]]]] = {}
+    lines: Windows = {}
     size = len(low)
     for keyword, (at, by_line) in index.finds.items():
         i = low.find(keyword)
