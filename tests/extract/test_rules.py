@@ -222,6 +222,40 @@ def test_one_person_says_i_where_a_team_says_we() -> None:
     assert rules.judge("I deployed it yesterday") is None
 
 
+def test_what_the_user_says_of_themselves_is_kept_when_it_carries_a_rule() -> None:
+    for text in ("I'm in Canada so currency is CAD and dates should be YYYY-MM-DD everywhere",
+                 "im on zig 0.13, dont give me 0.11 syntax"):
+        assert rules.extract([text], "s").records, text
+    assert rules.extract(["I'm moving my blog to hugo"], "s").records == []
+
+
+def test_a_feature_is_wanted_by_a_person_not_needed_by_a_change() -> None:
+    assert rules.extract(["Public API changes need a CHANGELOG entry and a YARD @since tag."], "s").records
+    for text in ("for my AP computer science class I need a bank account program in Java",
+                 "the client wants a dashboard for the refunds"):
+        assert rules.extract([text], "s").records == [], text
+
+
+def test_a_sentence_that_names_what_its_it_is_does_not_point_back() -> None:
+    assert rules.judge("objstore config is in the thanos-objstore secret, dont inline it") is not None
+    assert rules.judge("scripts downstream depend on that") is None
+
+
+def test_where_the_working_copy_is_now_is_neither_kept_nor_rescued() -> None:
+    # "I'm on ..." reads as a fact of the user's setup ("I'm on python 3.12"), unless it is a branch
+    assert rules.judge("I'm on python 3.12") is not None
+    for text in ("I'm on branch `seats-endpoint`, go ahead and commit", "we're on release/3.2 locally",
+                 "I'm on a detached HEAD after the bisect", "I'm in the middle of an interactive rebase, "
+                 "don't run any git commands for a sec"):
+        assert rules.judge(text) is None and rules._rescue(text) is None, text
+        assert rules.extract([text], "s").records == [], text
+
+
+def test_a_standing_ask_may_say_in_general() -> None:
+    assert rules._cued("could you explain things a bit more step by step in general?")
+    assert not rules._cued("could you explain this step a bit more?")
+
+
 def test_always_of_nothing_of_the_task_at_hand_is_not_overruled() -> None:
     assert rules._cued("always run the e2e suite with one worker, not in parallel")
     assert not rules._cued("always use a fresh session for this write")

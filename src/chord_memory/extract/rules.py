@@ -183,7 +183,8 @@ _ABOUT_ANSWER = _rx(
     r"that (?:works|worked|fixed))\b")
 _TASK_ONLY = _rx(
     r"\b(?:for (?:this|the current|now|the moment|today|this one)(?: (?:pr|task|change|commit|branch|"
-    r"ticket|session|fix|feature|issue|one|time|run|release|sprint|demo))?|just (?:this|for) (?:once|time|"
+    r"ticket|session|fix|feature|issue|one|time|run|release|sprint|demo))?|for a (?:sec|second|minute|min|"
+    r"moment|bit)|just (?:this|for) (?:once|time|"
     r"now|today)|this time|right now|for now|today|tonight|tomorrow|yesterday|this (?:week|sprint|"
     r"morning|afternoon)|at the moment|temporar(?:y|ily)|until (?:we|i|this|that|it|you)(?:'s|'re| are| is|"
     r" get| got| finish| fix| merge| land| decide| ship| hear)\b|until (?:the|next) (?:release|sprint|week|"
@@ -197,6 +198,12 @@ _TASK_ONLY = _rx(
     r"ready|fixed|back|live|in)\b|for the [\w-]+ (?:deadline|deck|launch|demo|review|presentation|meeting)|"
     r"(?:this|that|the current|my|your) (?:pr|branch|commit|diff|patch|ticket)|wip|for the demo|"
     r"(?:push|commit|rebase|stash|merge|checkout|cherry-pick|deploy) (?:it|this|that|now|them|everything))\b")
+# where the working copy is now ("I'm on branch seats-endpoint", "we're on release/3.2", "on a
+# detached HEAD", "in the middle of a rebase"): neither kept by the rules nor rescued
+_WORKING_COPY = _rx(
+    r"\b(?:i'?m|i am|we'?re|we are) (?:now |currently |still )?on (?:a |the )?(?:branch\b|[\w`.-]+ branch\b|"
+    r"detached head\b|`?[\w.-]+/[\w./-]+)|\bdetached head\b|"
+    r"\bin the middle of an? (?:\w+ )?(?:rebase|merge|bisect|cherry-pick)\b")
 _STATUS = _rx(
     r"^(?:i|we|i'?ve|we'?ve|i'?m|we'?re)\s+(?:just\s+|already\s+|finally\s+|also\s+|now\s+)?"
     r"(?!(?:switched|moved|migrated|standardi[sz]ed|decided|agreed) (?:to|on)\b)(?:\w+ed|ran|"
@@ -251,13 +258,6 @@ _MACHINE = _rx(r"\b(?:my|your) (?:\w+ ){0,2}(?:checkout|clone|laptop|machine|com
                r"env(?:ironment)?|editor|terminal|shell|home|username|user ?name|ip|vm|container|workspace|"
                r"mac|"
                r"macbook|pc|side|end|local copy|dev box)\b|\bon my (?:end|side)\b")
-# "product wants a CSV export", "I need a bank account program": a feature someone wants (not
-# "public API changes need a CHANGELOG entry")
-_PERSON_WANTS = _rx(
-    r"\b(?:i|we|you|he|she|product|pm|client|customers?|users?|boss|manager|lead|teacher|supervisor|"
-    r"someone|everyone|people|(?:the|our|my) (?:team|client|customer|boss|manager|lead|pm|teacher|"
-    r"supervisor|users))\s+(?:really |just |also |now |still |only )?(?:want|wants|need|needs|asked for|"
-    r"requested|would like) (?:a|an|to have)\b")
 # "I'm in Canada so currency is CAD", "i'm new so please explain simply", "im on zig 0.13, dont
 # give me 0.11 syntax": what the user says of themselves carries a rule
 _SO_A_RULE = _rx(
@@ -383,6 +383,14 @@ _WANTED = _rx(r"^(?:(?:hi|hello|hola|hey|yo)[,!]?\s+)?(?:so\s+)?(?:i|we) (?:need
               r"^(?:hey,? )?(?:the |our )?(?:client|customer|product|pm|boss|manager|stakeholders?|business) "
               r"(?:wants?|needs?|asked)\b(?!.*\b(?:everywhere|every|always|never|all)\b)|"
               r"\bgot a (?:ticket|task|request)\b")
+# the same, anywhere in the sentence and said of a person ("product wants a CSV export", "for my
+# class I need a bank account program"; not "public API changes need a CHANGELOG entry"): judge
+# leaves it out, the rescue does not look for it
+_PERSON_WANTS = _rx(
+    r"\b(?:i|we|you|he|she|product|pm|client|customers?|users?|boss|manager|lead|teacher|supervisor|"
+    r"someone|everyone|people|(?:the|our|my) (?:team|client|customer|boss|manager|lead|pm|teacher|"
+    r"supervisor|users))\s+(?:really |just |also |now |still |only )?(?:want|wants|need|needs|asked for|"
+    r"requested|would like) (?:a|an|to have)\b")
 
 
 def _in_passing(body: str, standing: bool) -> bool:
@@ -525,7 +533,8 @@ def judge(raw: str) -> Judged | None:
     if _content(body) < 2 or _VAGUE.match(body) or _MACHINE.search(body) or (_ACK.match(body) and \
             len(body.split()) <= 5):
         return None
-    if _ABOUT_ANSWER.match(body) or _TASK_ONLY.search(body) or _STATUS.search(body) or \
+    if _ABOUT_ANSWER.match(body) or _TASK_ONLY.search(body) or _WORKING_COPY.search(body) or \
+            _STATUS.search(body) or \
             (_PAST.match(body) and not standing_cue) or _in_passing(body, standing_cue):
         return None
     if not (_STANDING.search(body) or _AGAIN.search(text)) and _SYMPTOM.search(body) and \
@@ -602,15 +611,14 @@ def decide(raw: str, context: Iterable[str] = (), hushed: bool = False) -> Judge
     unlike anything people keep; what they leave out is kept when the model is sure. The
     type of what is kept is the type model's (``_typed``). In a turn that holds nothing to
     keep (``hushed``: see ``quiet``) only what the user marked as lasting is kept."""
-    cued = _cued(raw)
-    if hushed and not cued:
-        return None
+    if hushed and not _cued(raw):
+        return None  # asked first: in a turn that is not hushed, most sentences never need it
     judged = judge(raw)
     rescued = _rescue(raw) if judged is None else None
     if judged is None and rescued is None:
         return None  # never kept, whatever the model says: no need to ask it
     feats = weigh.features(raw, [*signals(raw, judged), *context])
-    if judged is None or not cued:
+    if judged is None or not _cued(raw):
         p = weigh.probability(weigh.weights(), feats)
         # steps in one sentence ("hold BOOT, tap RESET, then make flash") are a workflow the
         # rules' shapes do not read: the model need not be as sure of them
@@ -726,7 +734,7 @@ def _rescue(raw: str) -> Judged | None:
     if _CHOOSE.match(body) and _ONE_TARGET.search(body) and not standing:
         return None  # "use pathlib instead of os.path in the new helper": a choice for one thing
     if _ABOUT_ANSWER.match(body) or _QUESTION_START.match(body) or _NO_WORRY.match(body) or \
-            _in_passing(body, standing):
+            _WORKING_COPY.search(body) or _in_passing(body, standing):
         return None  # what the rules leave out on purpose the model does not bring back
     statement, why = _reason(body)
     return Judged(_kind(body), statement, why)
