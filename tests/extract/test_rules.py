@@ -152,6 +152,18 @@ def test_no_record_of_any_labelled_set_holds_a_url_host_path_or_secret() -> None
                     assert not sentences.names_a_place(text), (path.name, text)
 
 
+def test_a_statement_after_a_kept_one_is_a_record_of_its_own_and_still_its_why() -> None:
+    records = rules.extract(["fyi releases are cut by cargo-dist off a `v*` tag. dont edit "
+                             ".github/workflows/release.yml by hand, `cargo dist generate` rewrites it"], "s").records
+    assert [r.conclusion for r in records] == [
+        "Releases are cut by cargo-dist off a `v*` tag.",
+        "Don't edit .github/workflows/release.yml by hand, `cargo dist generate` rewrites it."]
+    assert records[0].why.startswith("Because dont edit")
+    reason = rules.extract(["please always squash when merging into main. because the history gets "
+                            "unreadable otherwise"], "s").records
+    assert len(reason) == 1  # a sentence that opens with "because" is the reason and nothing else
+
+
 def test_a_request_after_a_rule_is_not_its_why() -> None:
     records = rules.extract(["Secrets go in secrets.yaml which is gitignored, always use !secret. i saw "
                              "you put the weather api key inline, move it."], "s").records

@@ -1108,7 +1108,8 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
             known: str = "") -> Reply:
     """A Reply from what the user said. `known` is text already in AGENTS.md or docs:
     what it says is not written again, nor is a statement said twice in other words. A
-    sentence that explains the one kept before it in the same turn is its Why. Said again
+    sentence that explains the one kept before it in the same turn is its Why, and a record
+    of its own too when it is kept on its own (not when it opens with "because ..."). Said again
     with more words, a statement takes the place of its first record."""
     seen = [similar.words(s.text) for s in sentences.split(known)] if known else []
     out: list[NewRecord] = []
@@ -1128,7 +1129,9 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
                 if out[last].why == _WHY_DEFAULT[out[last].type] and not _asks(sentence.text) and \
                         not sentences.broken(sentence.text) and not _MACHINE.search(sentence.text):
                     out[last] = out[last].model_copy(update={"why": _why_from(sentence.text)})
-                continue
+                if judged is None or _WHY_SENTENCE.match(sentence.text.strip()):
+                    continue  # the reason only; one kept on its own ("we deploy w/ colmena, not
+                    # nixos-rebuild" after a fact) is a statement too, and a record of its own
             for rec in candidates(sentence, summary_chars, judged, around, hushed):
                 mine = similar.words(rec.conclusion)
                 if any(similar.same(mine, other) for other in seen):
