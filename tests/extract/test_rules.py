@@ -10,6 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chord_memory.extract import rules, sentences, similar
 
@@ -153,8 +155,9 @@ def test_no_record_of_any_labelled_set_holds_a_url_host_path_or_secret() -> None
 
 
 def test_a_statement_after_a_kept_one_is_a_record_of_its_own_and_still_its_why() -> None:
-    records = rules.extract(["fyi releases are cut by cargo-dist off a `v*` tag. dont edit "
-                             ".github/workflows/release.yml by hand, `cargo dist generate` rewrites it"], "s").records
+    said = ("fyi releases are cut by cargo-dist off a `v*` tag. dont edit .github/workflows/release.yml by "
+            "hand, `cargo dist generate` rewrites it")
+    records = rules.extract([said], "s").records
     assert [r.conclusion for r in records] == [
         "Releases are cut by cargo-dist off a `v*` tag.",
         "Don't edit .github/workflows/release.yml by hand, `cargo dist generate` rewrites it."]
@@ -162,6 +165,13 @@ def test_a_statement_after_a_kept_one_is_a_record_of_its_own_and_still_its_why()
     reason = rules.extract(["please always squash when merging into main. because the history gets "
                             "unreadable otherwise"], "s").records
     assert len(reason) == 1  # a sentence that opens with "because" is the reason and nothing else
+
+
+def test_a_mark_in_brackets_does_not_end_the_sentence() -> None:
+    said = "no partial functions: head/fromJust/(!) are banned, hlint enforces some of it"
+    assert [s.text for s in sentences.split(said)] == [said]
+    assert [s.text for s in sentences.split("we ship on fridays (really.) Then we rest")] == [
+        "we ship on fridays (really.)", "Then we rest"]
 
 
 def test_a_request_after_a_rule_is_not_its_why() -> None:
@@ -335,3 +345,17 @@ def test_a_long_list_cut_by_commas_does_not_make_a_pattern_backtrack_without_end
     start = time.perf_counter()
     rules.extract([text], "s")
     assert time.perf_counter() - start < 2.0
+
+
+_PLACE_TEXT = st.lists(st.sampled_from([*"ab.:/\\~ -_wWtTpPhHsScCoOmM0123456789", "https://", "www.", "/home",
+                                         "/Users/x", "C:\\x", "~/x", ".com", ".internal", "10.0.0.1", "/tmp/",
+                                         "[REDACTED:aws-key]", "a.b.c", "e.g.", "file.py", "HTTP://"]),
+                       max_size=16).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_PLACE_TEXT)
+def test_the_cheap_test_for_a_place_misses_none_the_patterns_find(text: str) -> None:
+    """sentences._may_name_a_place gates the place patterns: wherever they find something, it says so."""
+    if sentences._BARE.search(text) or sentences._GONE.search(text) or sentences._PLACES.search(text):
+        assert sentences._may_name_a_place(text), text

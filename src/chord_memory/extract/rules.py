@@ -183,7 +183,9 @@ _ABOUT_ANSWER = _rx(
     r"that (?:works|worked|fixed))\b")
 _TASK_ONLY = _rx(
     r"\b(?:for (?:this|the current|now|the moment|today|this one)(?: (?:pr|task|change|commit|branch|"
-    r"ticket|session|fix|feature|issue|one|time|run|release|sprint|demo))?|for a (?:sec|second|minute|min|"
+    r"ticket|session|fix|feature|issue|one|time|run|release|sprint|demo))?(?! (?:whole |entire )?(?:repo|"
+    r"repository|project|codebase|code base|monorepo|app|service|library|lib|package|crate|team|org|"
+    r"company|site|product|whole|entire)\b)|for a (?:sec|second|minute|min|"
     r"moment|bit)|just (?:this|for) (?:once|time|"
     r"now|today)|this time|right now|for now|today|tonight|tomorrow|yesterday|this (?:week|sprint|"
     r"morning|afternoon)|at the moment|temporar(?:y|ily)|until (?:we|i|this|that|it|you)(?:'s|'re| are| is|"

@@ -214,6 +214,8 @@ def _ends(line: str) -> list[str]:
         head = line[start:m.start() + 1]
         if m.group(0).startswith(".") and _ABBREVIATION.search(head):
             continue
+        if ")" in m.group(0) and head.count("(") > head.count(")") and line[m.end():m.end() + 1].islower():
+            continue  # "head/fromJust/(!) are banned", "use foo (yes!) for this": in brackets, it goes on
         parts.append(line[start:m.end()].strip())
         start = m.end()
     parts.append(line[start:].strip())
@@ -239,15 +241,25 @@ _NOTHING_AFTER_NAME = re.compile(r"(?i)^\s*(?:$|[,.;:!?()]|(?:and|or|but|so|then
 
 
 # what every URL, path, host, address or redacted secret holds: without it, _GONE finds nothing
-# (a cheap test first: _GONE is tried at every position of every sentence)
-_PLACE_HINT = re.compile(r"(?i)[/~\\]|\w\.[\w-]|www\.|redacted")
+# (a cheap test first: _GONE is tried at every position of every sentence, and "file.py" or
+# "e.g." is in most of them; tests/extract/test_rules.py holds the test to the patterns)
+_ROOTS = re.compile(r"/(?:home|users|root|tmp|var|etc|opt|usr|mnt|srv|private|volumes|workspace|work|nix|"
+                    r"snap|data|dev)\b")
+_TLD = re.compile(r"\.(?:local|internal|lan|corp|intranet|com|net|io|org|dev|cloud)\b|\d\.\d")
+
+
+def _may_name_a_place(text: str) -> bool:
+    low = text.lower()
+    return "://" in low or "www." in low or "~" in low or ":\\" in low or "[redacted:" in low or \
+        ("/" in low and _ROOTS.search(low) is not None) or \
+        (low.count(".") >= 2 and _TLD.search(low) is not None)
 
 
 def broken(text: str) -> bool:
     """Whether taking out a URL, path, host or secret left ``text`` without its point
     ("the staging password is and ...", "we use as the mirror remote", "the feed url is <url>,
     put it in the config": the thing taken out was what the sentence said)."""
-    if not _PLACE_HINT.search(text):
+    if not _may_name_a_place(text):
         return False
     for m in _GONE.finditer(text):
         before, after = text[: m.start()], text[m.end():]
@@ -259,13 +271,24 @@ def broken(text: str) -> bool:
 
 def names_a_place(text: str) -> bool:
     """Whether ``text`` holds a URL, a machine path, a hostname or a redacted secret."""
-    return bool(_PLACE_HINT.search(text) and _BARE.search(text))
+    return bool(_may_name_a_place(text) and _BARE.search(text))
+
+
+_PLACES = re.compile(rf"{_URL.pattern}|{_PATH.pattern}|{_HOST.pattern}", re.I)
+PLACE = "<place>"
+
+
+def marked_places(text: str) -> str:
+    """``text`` with each URL, machine path and hostname as ``PLACE``: what the model
+    weighs (extract/weigh.py), so that a statement with a pasted link is weighed as the
+    same statement without it."""
+    return _PLACES.sub(PLACE, text) if _may_name_a_place(text) else text
 
 
 def without_places(text: str) -> str:
     """``text`` without URLs, machine paths, hostnames and redacted secrets (and the
     preposition that led to them), tidied: what remains is what is worth keeping."""
-    out = _GONE.sub("", text) if _PLACE_HINT.search(text) else text
+    out = _GONE.sub("", text) if _may_name_a_place(text) else text
     out = re.sub(r"\(\s*\)|\[\s*\]", "", out)
     out = re.sub(r"\s+([,.;:!?])(?=\s|$)", r"\1", out)
     out = re.sub(r"([,;:])(?:\s*[,;:])+", r"\1", out)

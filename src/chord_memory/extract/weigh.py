@@ -20,23 +20,28 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from functools import cache
+from typing import cast
 from importlib.resources import files
 
+from chord_memory.extract.sentences import PLACE, marked_places, without_places
 from chord_memory.text import REDACTED
 
 WEIGHTS = "extract-weights-v1.json"
 
-_TOKEN = re.compile(rf"{REDACTED.pattern}|`[^`]*`|[\w'’./-]*\w|[^\w\s]")
+_TOKEN = re.compile(rf"{REDACTED.pattern}|{re.escape(PLACE)}|`[^`]*`|[\w'’./-]*\w|[^\w\s]")
 _NUMBER = re.compile(r"^\d[\d.,:]*$")
 _NAME = re.compile(r"^[\w-]+[./][\w./-]+$|^\w+_\w+$|^[a-z]+[A-Z]\w*$")
 
 
 def tokens(text: str) -> list[str]:
     """The words of ``text``, lower-cased, with numbers, code spans, names (paths, dotted
-    or snake_case identifiers) and what the scrubber took out as one token each."""
+    or snake_case identifiers), each URL, machine path and hostname, and what the scrubber took
+    out as one token each."""
     out = []
-    for token in _TOKEN.findall(text):
-        if token.startswith("[REDACTED:"):
+    for token in _TOKEN.findall(marked_places(text)):
+        if token == PLACE:
+            out.append(PLACE)
+        elif token.startswith("[REDACTED:"):
             out.append("<secret>")  # what the scrubber took out, whatever its kind
         elif token.startswith("`"):
             out.append("<code>")
@@ -51,8 +56,10 @@ def tokens(text: str) -> list[str]:
 
 def features(text: str, signals: Iterable[str]) -> set[str]:
     """What the model weighs: words, word pairs, how the sentence opens and ends,
-    its length, and the signals of the rules' patterns."""
-    words = tokens(text)
+    its length, and the signals of the rules' patterns. It weighs the sentence without its
+    URLs, machine paths, hostnames and secrets, as the record will hold it (whether one of them
+    was the point, rules.judge asks: sentences.broken)."""
+    words = tokens(without_places(text))
     out = {"bias"}
     out.update("w:" + w for w in words)
     out.update(f"b:{a}_{b}" for a, b in itertools.pairwise(words))
@@ -105,7 +112,7 @@ def weights() -> dict[str, float]:
     """The model's weights, by feature."""
     table = _data()["weights"]
     assert isinstance(table, dict)
-    return {str(k): float(v) for k, v in table.items()}
+    return cast(dict[str, float], table)  # as json.load gives it: bench/train_rules.py writes floats
 
 
 @cache
@@ -113,7 +120,7 @@ def types() -> dict[str, dict[str, float]]:
     """For each record type, the weights of the model that tells it from the others."""
     table = _data().get("types", {})
     assert isinstance(table, dict)
-    return {str(t): {str(k): float(v) for k, v in w.items()} for t, w in table.items()}
+    return cast(dict[str, dict[str, float]], table)
 
 
 @cache
@@ -121,7 +128,7 @@ def turns() -> dict[str, float]:
     """The weights of the turn model: whether a turn holds anything to keep at all."""
     table = _data().get("turns", {})
     assert isinstance(table, dict)
-    return {str(k): float(v) for k, v in table.items()}
+    return cast(dict[str, float], table)
 
 
 def kind(table: Mapping[str, Mapping[str, float]], feats: Iterable[str], default: str,
