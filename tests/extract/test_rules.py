@@ -174,6 +174,15 @@ def test_a_mark_in_brackets_does_not_end_the_sentence() -> None:
         "we ship on fridays (really.)", "Then we rest"]
 
 
+def test_for_this_repo_scopes_a_standing_rule_not_the_task() -> None:
+    assert rules._TASK_ONLY.search("for this PR skip the changelog")
+    assert not rules._TASK_ONLY.search("for this whole project we use uv")
+    said = ("Non-negotiables for this repo:\n* no secrets in the repo, not even test ones\n"
+            "* no PII in logs, ever\n* dependencies come from the internal mirror, not public npm")
+    records = rules.extract([said], "s").records
+    assert len(records) == 1 and "no PII in logs" in records[0].conclusion
+
+
 def test_a_request_after_a_rule_is_not_its_why() -> None:
     records = rules.extract(["Secrets go in secrets.yaml which is gitignored, always use !secret. i saw "
                              "you put the weather api key inline, move it."], "s").records

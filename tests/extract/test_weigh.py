@@ -41,7 +41,8 @@ def test_tokens_fold_names_numbers_and_code() -> None:
 
 
 def test_a_url_a_machine_path_or_a_host_is_one_token() -> None:
-    """A statement with a pasted link is weighed as the same statement with any other link."""
+    """To the turn model a link is a link; the sentence model weighs the sentence without it, so a
+    statement with a pasted link is weighed as the same statement without it."""
     assert weigh.tokens("The API at https://api.example.com/v2 is rate-limited, see /home/me/notes or "
                         "db01.corp.internal:5432") == [
         "the", "api", "at", "<place>", "is", "rate-limited", ",", "see", "<place>", "or", "<place>"]

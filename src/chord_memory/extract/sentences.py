@@ -249,6 +249,8 @@ _TLD = re.compile(r"\.(?:local|internal|lan|corp|intranet|com|net|io|org|dev|clo
 
 
 def _may_name_a_place(text: str) -> bool:
+    """False only where no URL, machine path, host, address or secret can be: the place patterns
+    need not be tried."""
     low = text.lower()
     return "://" in low or "www." in low or "~" in low or ":\\" in low or "[redacted:" in low or \
         ("/" in low and _ROOTS.search(low) is not None) or \

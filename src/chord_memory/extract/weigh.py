@@ -20,8 +20,8 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from functools import cache
-from typing import cast
 from importlib.resources import files
+from typing import cast
 
 from chord_memory.extract.sentences import PLACE, marked_places, without_places
 from chord_memory.text import REDACTED
