@@ -356,9 +356,10 @@ def test_a_long_list_cut_by_commas_does_not_make_a_pattern_backtrack_without_end
     assert time.perf_counter() - start < 2.0
 
 
-_PLACE_TEXT = st.lists(st.sampled_from([*"ab.:/\\~ -_wWtTpPhHsScCoOmM0123456789", "https://", "www.", "/home",
-                                         "/Users/x", "C:\\x", "~/x", ".com", ".internal", "10.0.0.1", "/tmp/",
-                                         "[REDACTED:aws-key]", "a.b.c", "e.g.", "file.py", "HTTP://"]),
+_PLACE_TEXT = st.lists(st.sampled_from([*"ab.:/\\~ -_wWtTpPhHsScCoOmM0123456789", "https://", "www.", "C:\\x",
+                                         "~/x", "10.0.0.1", "[REDACTED:aws-key]", "a.b.c", "e.g.", "file.py",
+                                         "HTTP://", *(f"/{d}" for d in sentences._ROOT_DIRS),
+                                         *(f".{e}" for e in sentences._HOST_ENDS)]),
                        max_size=16).map("".join)
 
 

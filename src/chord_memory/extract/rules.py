@@ -620,7 +620,7 @@ def decide(raw: str, context: Iterable[str] = (), hushed: bool = False) -> Judge
     if judged is None and rescued is None:
         return None  # never kept, whatever the model says: no need to ask it
     feats = weigh.features(raw, [*signals(raw, judged), *context])
-    if judged is None or not _cued(raw):
+    if judged is None or not (hushed or _cued(raw)):  # hushed and still here: cued, asked above
         p = weigh.probability(weigh.weights(), feats)
         # steps in one sentence ("hold BOOT, tap RESET, then make flash") are a workflow the
         # rules' shapes do not read: the model need not be as sure of them

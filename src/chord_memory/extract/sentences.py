@@ -43,15 +43,20 @@ _LOG_LINE = re.compile(
 _NUMERIC = re.compile(r"^[-+$€£(]*\d[\d.,:/%x]*[)%smkMGKB]*$")
 _CODE_CHARS = re.compile(r"[{}()\[\];=<>|&$\\]")
 _URL = re.compile(r"\b(?:https?|ftp|ssh|git|file)://[^\s<>\"'`)\]]+|\bwww\.[^\s<>\"'`)\]]+", re.I)
-_PATH = re.compile(r"(?<![\w/.:~-])(?:~|/(?:home|Users|root|tmp|var|etc|opt|usr|mnt|srv|private|Volumes|"
-                   r"workspace|work|nix|snap|data|dev)\b)(?:/[^\s`'\")\],;]*)?|\b[A-Za-z]:\\[^\s`'\")\]]+")
-_HOST = re.compile(r"(?<![\w.@/-])(?:[a-z0-9-]+\.){2,}(?:local|internal|lan|corp|intranet|com|net|io|org|"
-                   r"dev|cloud)\b(?::\d+)?|(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?(?![\w.])", re.I)
+# the folders a machine's path starts from, and the endings of a host's name (the cheap test
+# before these patterns, _may_name_a_place, reads the same two lists)
+_ROOT_DIRS = ("home", "Users", "root", "tmp", "var", "etc", "opt", "usr", "mnt", "srv", "private", "Volumes",
+              "workspace", "work", "nix", "snap", "data", "dev")
+_HOST_ENDS = ("local", "internal", "lan", "corp", "intranet", "com", "net", "io", "org", "dev", "cloud")
+_PATH = re.compile(rf"(?<![\w/.:~-])(?:~|/(?:{'|'.join(_ROOT_DIRS)})\b)(?:/[^\s`'\")\],;]*)?|"
+                   r"\b[A-Za-z]:\\[^\s`'\")\]]+")
+_HOST = re.compile(rf"(?<![\w.@/-])(?:[a-z0-9-]+\.){{2,}}(?:{'|'.join(_HOST_ENDS)})\b(?::\d+)?|"
+                   r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?(?![\w.])", re.I)
 _LEADING_PREP = r"(?:\s*(?:at|in|from|on|to|under|via|see|like|under|over|into)\s+)?"
 _SECRET = rf"(?:[A-Za-z_][A-Za-z0-9_.-]*\s*[=:]\s*)?{REDACTED.pattern}"  # a secret, with the name assigned it
-_BARE = re.compile(rf"(?:{_URL.pattern}|{_PATH.pattern}|{_HOST.pattern}|{_SECRET})", re.I)
-_GONE = re.compile(rf"{_LEADING_PREP}(?:\(\s*)?(?:{_URL.pattern}|{_PATH.pattern}|{_HOST.pattern}|{_SECRET})"
-                   r"(?:\s*\))?", re.I)
+_PLACES = re.compile(rf"{_URL.pattern}|{_PATH.pattern}|{_HOST.pattern}", re.I)  # a URL, a path, a host
+_BARE = re.compile(rf"(?:{_PLACES.pattern}|{_SECRET})", re.I)
+_GONE = re.compile(rf"{_LEADING_PREP}(?:\(\s*)?(?:{_PLACES.pattern}|{_SECRET})(?:\s*\))?", re.I)
 
 
 class Sentence(NamedTuple):
@@ -243,9 +248,8 @@ _NOTHING_AFTER_NAME = re.compile(r"(?i)^\s*(?:$|[,.;:!?()]|(?:and|or|but|so|then
 # what every URL, path, host, address or redacted secret holds: without it, _GONE finds nothing
 # (a cheap test first: _GONE is tried at every position of every sentence, and "file.py" or
 # "e.g." is in most of them; tests/extract/test_rules.py holds the test to the patterns)
-_ROOTS = re.compile(r"/(?:home|users|root|tmp|var|etc|opt|usr|mnt|srv|private|volumes|workspace|work|nix|"
-                    r"snap|data|dev)\b")
-_TLD = re.compile(r"\.(?:local|internal|lan|corp|intranet|com|net|io|org|dev|cloud)\b|\d\.\d")
+_ROOTS = re.compile(rf"/(?:{'|'.join(d.lower() for d in _ROOT_DIRS)})\b")
+_TLD = re.compile(rf"\.(?:{'|'.join(_HOST_ENDS)})\b|\d\.\d")
 
 
 def _may_name_a_place(text: str) -> bool:
@@ -276,7 +280,6 @@ def names_a_place(text: str) -> bool:
     return bool(_may_name_a_place(text) and _BARE.search(text))
 
 
-_PLACES = re.compile(rf"{_URL.pattern}|{_PATH.pattern}|{_HOST.pattern}", re.I)
 PLACE = "<place>"
 
 

@@ -37,8 +37,12 @@ def tokens(text: str) -> list[str]:
     """The words of ``text``, lower-cased, with numbers, code spans, names (paths, dotted
     or snake_case identifiers), each URL, machine path and hostname, and what the scrubber took
     out as one token each."""
+    return _tokens(marked_places(text))
+
+
+def _tokens(text: str) -> list[str]:
     out = []
-    for token in _TOKEN.findall(marked_places(text)):
+    for token in _TOKEN.findall(text):
         if token == PLACE:
             out.append(PLACE)
         elif token.startswith("[REDACTED:"):
@@ -59,7 +63,7 @@ def features(text: str, signals: Iterable[str]) -> set[str]:
     its length, and the signals of the rules' patterns. It weighs the sentence without its
     URLs, machine paths, hostnames and secrets, as the record will hold it (whether one of them
     was the point, rules.judge asks: sentences.broken)."""
-    words = tokens(without_places(text))
+    words = _tokens(without_places(text))  # nothing left to mark
     out = {"bias"}
     out.update("w:" + w for w in words)
     out.update(f"b:{a}_{b}" for a, b in itertools.pairwise(words))
