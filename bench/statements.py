@@ -17,6 +17,9 @@ smaller side, two words at least). Printed, not asserted:
   type     matched records whose type is the labelled one
   why      matched records of a statement the user gave a reason for whose Why says it (half
            of the reason's words at least)
+  why, none said
+           matched records of a statement the user gave no reason for whose Why is not the
+           default one (a reason the reader did not see, at best; lower is better)
   folded   captured statements said again in other words (shape near_duplicate) whose record
            is an earlier turn's, or one the plan drops as a near-duplicate of a record an
            earlier session of the set wrote
@@ -73,7 +76,7 @@ def score(turns: list[dict[str, Any]]) -> dict[str, Any]:
     groups: dict[str, list[dict[str, Any]]] = collections.OrderedDict()
     for t in turns:
         groups.setdefault(t.get("session") or t["id"], []).append(t)
-    kept = captured = records = junk = typed = dups = folded = reasons = reasoned = 0
+    kept = captured = records = junk = typed = dups = folded = reasons = reasoned = plain = unasked = 0
     written: list[frozenset[str]] = []  # the words of every record of the sessions before
     misses: list[str] = []
     junks: list[str] = []
@@ -101,6 +104,9 @@ def score(turns: list[dict[str, Any]]) -> dict[str, Any]:
                     given = similar.words(k["why"], same_words=False)
                     reasoned += hit.why not in rules.DEFAULT_WHYS and \
                         len(given & similar.words(hit.why, same_words=False)) >= 0.5 * len(given)
+                else:  # none: a Why of the record's own is at best one the reader did not see
+                    plain += 1
+                    unasked += hit.why not in rules.DEFAULT_WHYS
             if t.get("shape") == "near_duplicate" and hit is not None:
                 # said before in other words, in this session or an earlier one: folded when its
                 # record is an earlier turn's, or one the plan drops as a near-duplicate of a
@@ -122,6 +128,7 @@ def score(turns: list[dict[str, Any]]) -> dict[str, Any]:
     seconds = time.perf_counter() - start
     return {"turns": len(turns), "kept": kept, "captured": captured, "records": records, "junk": junk,
             "typed": typed, "dups": dups, "folded": folded, "reasons": reasons, "reasoned": reasoned,
+            "plain": plain, "unasked": unasked,
             "misses": misses, "junks": junks, "by_shape": by_shape, "seconds": seconds}
 
 
@@ -141,6 +148,20 @@ def import_cost() -> float:
     return float(out.stdout.strip() or "nan")
 
 
+_COUNTS = ("turns", "kept", "captured", "records", "junk", "typed", "reasons", "reasoned", "plain", "unasked",
+           "folded", "dups", "seconds")
+
+
+def _row(name: str, role: str, r: dict[str, Any]) -> None:
+    cap = r["captured"] / max(r["kept"], 1)
+    junk = r["junk"] / max(r["records"], 1)
+    typ = r["typed"] / max(r["captured"], 1)
+    print(f"| {name} | {role} | {r['turns']} | {r['kept']} | {cap:.1%} | {r['records']} | {junk:.1%} | "
+          f"{typ:.1%} | {r['reasoned'] / max(r['reasons'], 1):.1%} | "
+          f"{r['unasked'] / max(r['plain'], 1):.1%} | {r['folded']}/{r['dups']} | "
+          f"{r['seconds'] * 1000:.0f} ms |")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", action="append", help="a set's name (dev, heldout, ...); default: all")
@@ -150,18 +171,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"import of the rules extractor: {import_cost() * 1000:.1f} ms")
     trained = _trained_on()
     print("| set | model | turns | kept statements | captured | records | junk | type right | why right | "
-          "near-duplicates folded | time |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "why, none said | near-duplicates folded | time |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     results = {}
     for name in names:
         r = results[name] = score(load(name))
-        cap = r["captured"] / max(r["kept"], 1)
-        junk = r["junk"] / max(r["records"], 1)
-        typ = r["typed"] / max(r["captured"], 1)
-        role = "trained on it" if name in trained else "never saw it"
-        print(f"| {name} | {role} | {r['turns']} | {r['kept']} | {cap:.1%} | {r['records']} | {junk:.1%} | "
-              f"{typ:.1%} | {r['reasoned'] / max(r['reasons'], 1):.1%} | {r['folded']}/{r['dups']} | "
-              f"{r['seconds'] * 1000:.0f} ms |")
+        _row(name, "trained on it" if name in trained else "never saw it", r)
+    held = [r for name, r in results.items() if name.startswith("heldout")]
+    if len(held) > 1:  # the held-out sets, as one
+        _row("held out, pooled", "", {k: sum(r[k] for r in held) for k in _COUNTS})
     for name, r in results.items():
         if args.v:
             print(f"\n## {name}: by shape (kept, captured)")
