@@ -19,6 +19,7 @@ weights were not trained again.
 from __future__ import annotations
 
 import argparse
+import collections
 import hashlib
 import json
 import os
@@ -42,8 +43,10 @@ MIN_COUNT = 2  # a feature seen once is a name, not a pattern
 
 
 def training_sets() -> list[str]:
+    """Every set but the held-out ones (`heldout_*`) and the probes (`probe_*`: sets that
+    measure a kind of session the model does not learn from, tests/extract/statements/README.md)."""
     return sorted(f[:-6] for f in os.listdir(bench.SETS)
-                  if f.endswith(".jsonl") and not f.startswith("heldout"))
+                  if f.endswith(".jsonl") and not f.startswith(("heldout", "probe")))
 
 
 def examples(names: list[str]) -> list[tuple[str, int, str, tuple[str, ...]]]:
@@ -51,17 +54,31 @@ def examples(names: list[str]) -> list[tuple[str, int, str, tuple[str, ...]]]:
     the label is 0, or 1 + the index in rules.KINDS of the type of the statement it states."""
     out = []
     for name in names:
-        for turn in bench.load(name):
+        for turn, first in _turns(name):
             keeps = turn.get("keep") or []
             split = list(sentences.split(scrub(turn["text"])[0]))
-            for sentence, around in zip(split, rules.context(split), strict=True):
-                if sentence.steps:
-                    continue
-                for unit in (sentence.text, *rules._clauses(sentence.text)):
+            for sentence, around in zip(split, rules.context(split, first), strict=True):
+                units = [rules.listed(sentence)[0]] if sentence.steps else \
+                    [sentence.text, *rules._clauses(sentence.text)]
+                for unit in units:
                     hit = next((k for k in keeps if bench.matches(unit, k["statement"]) or
                                 bench.part_of(unit, k)), None)
                     label = 0 if hit is None else 1 + KINDS.index(hit.get("type") or "preference")
-                    out.append((unit, label, name, around))
+                    out.append((unit, label, name, ("list", *around) if sentence.steps else around))
+    return out
+
+
+def _turns(name: str) -> list[tuple[dict[str, Any], bool]]:
+    """The turns of a set, each with whether it opens its session (rules.extract reads the first
+    user turn of a session of several as its briefing). A turn with no `session` is a session of
+    its own, as bench/statements.py extracts it, and opens none."""
+    turns = bench.load(name)
+    sizes = collections.Counter(t.get("session") or t["id"] for t in turns)
+    out, seen = [], set()
+    for turn in turns:
+        session = turn.get("session") or turn["id"]
+        out.append((turn, sizes[session] > 1 and session not in seen))
+        seen.add(session)
     return out
 
 
@@ -70,14 +87,15 @@ def turn_examples(names: list[str]) -> list[tuple[list[str], int, str]]:
     keep (the turn model of rules.quiet)."""
     out = []
     for name in names:
-        for turn in bench.load(name):
+        for turn, first in _turns(name):
             split = list(sentences.split(scrub(turn["text"])[0]))
-            out.append((weigh.turn_features(rules.turn_text(split)), int(bool(turn.get("keep"))), name))
+            out.append((rules.turn_features(split, first), int(bool(turn.get("keep"))), name))
     return out
 
 
 def featurize(rows: list[tuple[str, int, str, tuple[str, ...]]]) -> list[tuple[list[str], int]]:
-    return [(sorted(weigh.features(t, [*rules.signals(t, rules.judge(t)), *c])), y) for t, y, _, c in rows]
+    return [(sorted(rules.list_features(t, c[1:]) if c[:1] == ("list",) else
+                    weigh.features(t, [*rules.signals(t, rules.judge(t)), *c])), y) for t, y, _, c in rows]
 
 
 def digest(data: list[tuple[list[str], int]]) -> str:
@@ -112,7 +130,7 @@ def train(data: list[tuple[list[str], int]]) -> dict[str, float]:
 def train_types(data: list[tuple[list[str], int]]) -> dict[str, dict[str, float]]:
     """One model a type, each against the others, on the sentences that state something
     (their own features: not those of the turn around them)."""
-    kept = [(weigh.own(feats), y) for feats, y in data if y > 0]
+    kept = [(weigh.own(feats), y) for feats, y in data if y > 0 and "s:list" not in feats]
     return {kind: train([(feats, int(y == i + 1)) for feats, y in kept]) for i, kind in enumerate(KINDS)}
 
 

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from chord_memory.extract import rules, sentences, similar
@@ -69,6 +69,9 @@ DROPPED = [  # (what the user typed, why it is not memory)
     ("the client wants the invoice page to show VAT per line", "a feature someone wants"),
     ('the style guide says "Prefer composition over inheritance in new widgets."',
      "a document quoted: it says so already"),
+    ("Task: add CSV export to the invoice list; semicolon separator; UTF-8 with BOM.",
+     "the task's own spec under its label"),
+    ("Some context before we start, since you'll be in this repo a lot.", "it only says what is coming"),
 ]
 
 
@@ -139,6 +142,26 @@ def test_a_why_from_the_next_sentence_holds_no_url_host_or_path() -> None:
     assert records[0].why == "Otherwise the gateway breaks for everyone."
 
 
+@pytest.mark.parametrize("host", ["lic01.cs.example.ac.uk", "build.intra.example.de", "ci.example.gov"])
+def test_a_host_under_a_country_or_public_domain_is_taken_out(host: str) -> None:
+    assert sentences.names_a_place(f"the licence server is {host} on port 27000")
+    said = f"fyi the licence server is {host} on port 27000, never hardcode it"
+    for r in rules.extract([said], "s").records:
+        assert host not in r.conclusion and host.split(".")[-1] not in r.conclusion.split(), r.conclusion
+
+
+@pytest.mark.parametrize("text", [
+    "New component: a searchable select with async options, in the shared ui lib.",
+    "New endpoint: GET /invoices with cursor pagination.",
+])
+def test_a_new_thing_under_its_label_is_the_task(text: str) -> None:
+    assert rules.extract([text], "s").records == []
+    assert rules._TASK_LABEL.match("New component: x") and rules._TASK_LABEL.match("New Kafka topic: x")
+    for rule in ("New rule: always x", "New code: no any types", "New endpoints: behind auth",
+                 "New hires: pair"):
+        assert not rules._TASK_LABEL.match(rule), rule
+
+
 def test_no_record_of_any_labelled_set_holds_a_url_host_path_or_secret() -> None:
     from chord_memory.secrets import scrub
 
@@ -154,17 +177,53 @@ def test_no_record_of_any_labelled_set_holds_a_url_host_path_or_secret() -> None
                     assert not sentences.names_a_place(text), (path.name, text)
 
 
-def test_a_statement_after_a_kept_one_is_a_record_of_its_own_and_still_its_why() -> None:
+def test_a_statement_after_a_kept_one_is_a_record_of_its_own_and_a_rule_is_no_why() -> None:
     said = ("fyi releases are cut by cargo-dist off a `v*` tag. dont edit .github/workflows/release.yml by "
             "hand, `cargo dist generate` rewrites it")
     records = rules.extract([said], "s").records
     assert [r.conclusion for r in records] == [
         "Releases are cut by cargo-dist off a `v*` tag.",
         "Don't edit .github/workflows/release.yml by hand, `cargo dist generate` rewrites it."]
-    assert records[0].why.startswith("Because dont edit")
+    assert records[0].why in rules.DEFAULT_WHYS  # a second rule is not the reason for the first
+    for after in ("got it.", "and dont enable the watchdog in the bootloader.",
+                  "so thats probably part of it."):
+        fact = rules.extract([f"usart2 is PA2/PA3 on all our boards. {after}"], "s").records[0]
+        assert fact.why in rules.DEFAULT_WHYS, after
     reason = rules.extract(["please always squash when merging into main. because the history gets "
                             "unreadable otherwise"], "s").records
     assert len(reason) == 1  # a sentence that opens with "because" is the reason and nothing else
+
+
+@pytest.mark.parametrize(("text", "conclusion"), [
+    ("`pnpm check` is svelte-check, run it before you say it's done",
+     "`pnpm check` is svelte-check, run it before you say it's done."),
+    ("queries are sqlc: one file per table in db/queries, then `make sqlc`",
+     "Queries are sqlc: one file per table in db/queries, then `make sqlc`."),
+    ("**never force-push to main, we lost a release that way**",
+     "Never force-push to main, we lost a release that way."),
+    ("'Speichern' not 'Speichere', the UI uses the infinitive everywhere",
+     "'Speichern' not 'Speichere', the UI uses the infinitive everywhere."),
+])
+def test_marks_around_the_sentence_go_and_those_that_belong_to_it_stay(text: str, conclusion: str) -> None:
+    assert [r.conclusion for r in rules.extract([text], "s").records] == [conclusion]
+
+
+@pytest.mark.parametrize("text", [
+    "Done when: the schema is updated and both sort orders have tests.",
+    "AC:\n- managers can approve pending requests of their reports\n- a rejection needs a comment of 10 "
+    "characters\n- the employee is notified",
+    "ok a few things before you start",
+])
+def test_the_tasks_own_spec_and_an_announcement_are_not_memory(text: str) -> None:
+    assert rules.extract([text], "s").records == []
+
+
+def test_an_announcement_before_a_statement_is_not_part_of_its_record() -> None:
+    records = rules.extract(["some context first: we deploy with argo, never by hand"], "s").records
+    assert [r.conclusion for r in records] == ["We deploy with argo, never by hand."]
+    # and a reason after a comma is never a record of its own
+    assert not any(r.conclusion.startswith("Since") for r in rules.extract(
+        ["Some context before we start, since you'll be in this repo a lot."], "s").records)
 
 
 def test_a_mark_in_brackets_does_not_end_the_sentence() -> None:
@@ -369,3 +428,27 @@ def test_the_cheap_test_for_a_place_misses_none_the_patterns_find(text: str) -> 
     """sentences._may_name_a_place gates the place patterns: wherever they find something, it says so."""
     if sentences._BARE.search(text) or sentences._GONE.search(text) or sentences._PLACES.search(text):
         assert sentences._may_name_a_place(text), text
+
+
+_PASTED_LINES = st.sampled_from([
+    "2026-06-05 10:00:01 INFO worker 1 done", "[12:00:01] started", "INFO: ok", "ERROR x", "DEBUG",
+    "  2026-06-05T10:00 debug", "10:00:01 tick", "we always deploy from main", "", "diff --git a/x b/x",
+    "--- a/x", "+++ b/x", "@@ -1 +1 @@", "+added", "-removed", " context", "here's the ticket:",
+    "JIRA-12: Fix the export", "> quoted", "the release job runs on main", "[INFO] hi", "WARNING: careful",
+])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_PASTED_LINES, max_size=16), st.booleans())
+@example(["@@ -1 +1 @@", "  2026-06-05T10:00 debug", "  2026-06-05T10:00 debug", "+added"], False)
+def test_a_run_of_log_lines_read_as_one_leaves_what_was_typed_as_it_was(lines: list[str], end: bool) -> None:
+    """typed() reads a run of log lines in one pass (sentences._LOG_RUN): it keeps and drops
+    the same lines as reading each line on its own would."""
+    text = "\n".join(lines) + ("\n" if end else "")
+    saved = sentences._LOG_RUN
+    try:
+        sentences._LOG_RUN = re.compile(r"(?!)")
+        one_by_one = sentences.typed(text)
+    finally:
+        sentences._LOG_RUN = saved
+    assert sentences.typed(text) == one_by_one

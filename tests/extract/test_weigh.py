@@ -111,9 +111,11 @@ def test_a_turn_that_holds_only_a_task_and_its_details_gives_no_record() -> None
 def test_what_the_user_marks_as_lasting_is_kept_in_a_quiet_turn() -> None:
     text = ("morning! we need an endpoint that lists a customer's open invoices. from now on every new "
             "endpoint gets a rate limit")
-    assert rules.quiet(list(sentences.split(text)))
     kept = [r.conclusion for r in rules.extract([text], "t").records]
     assert kept == ["Every new endpoint gets a rate limit."]
+    # hushed by the turn model or not (its score moves when it is trained again), the cue keeps it
+    assert rules.decide("from now on every new endpoint gets a rate limit", hushed=True) is not None
+    assert rules.decide("the handler goes in src/billing/handlers", hushed=True) is None
 
 
 def test_the_turn_model_ships_with_the_others() -> None:

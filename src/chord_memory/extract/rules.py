@@ -269,8 +269,11 @@ _SO_A_RULE = _rx(
 _VAGUE = _rx(r"^(?:make it|do it|keep it|be|do|write it|code it)\s+(?:better|good|nice|nicer|clean|cleaner|"
              r"careful|consistent|simple|simpler|properly|right|correctly|well|faster|smaller|pretty|prettier)"
              r"\b")
-_WHY = _rx(r"(?:,\s*|\s+[-—–]\s*|\s+)\(?(?P<word>because|since|as otherwise|otherwise|or else|so that|"
-           r"cause|cuz|coz|the reason is|that way)\b[,:]?\s+(?P<why>[^()]+?)\)?[.!]?$")
+# (not "since you're new to this repo", "since you'll be in it a lot": why the user says it, not
+# why the rule holds)
+_WHY = _rx(r"(?:,\s*|\s+[-—–]\s*|\s+)\(?(?P<word>because|since(?! you(?:'re|'ll| are| will)\b)|"
+           r"as otherwise|otherwise|or else|so that|cause|cuz|coz|the reason is|that way)\b[,:]?\s+"
+           r"(?P<why>[^()]+?)\)?[.!]?$")
 _WHY_SENTENCE = _rx(r"^(?:because|since|otherwise|or else|that way|so that|the reason is|this is because|"
                     r"it'?s because|reason being|cause|cuz)\b[,:]?\s*(?P<why>.+)")
 _SYMPTOM = _rx(r"\bwhen (?:i|we) (?!always|never|usually)\w+|\b(?:crashes|hangs|freezes|errors out|"
@@ -409,6 +412,43 @@ def _in_passing(body: str, standing: bool) -> bool:
     return not guided and bool(_TODAYS_BUG.search(body) or _TODAYS_FIGURE.search(body))
 
 
+_WRAPS = (("**", "**"), ("__", "__"), ('"', '"'), ("“", "”"), ("'", "'"), ("‘", "’"), ("`", "`"), ("*", "*"),
+          ("_", "_"))
+
+
+def _unwrapped(raw: str) -> str:
+    """The sentence without the quotes, backticks or emphasis wrapped around all of it ("**never
+    push to main**"), and without such a mark left alone at either end; a mark that belongs to
+    what it holds stays ("`pnpm check` is svelte-check", "... then run `make sqlc`",
+    "'Speichern' not 'Speichere'")."""
+    text = raw.strip()
+    changed = True
+    while changed and text:
+        changed = False
+        for opening, closing in _WRAPS:
+            inner = text[len(opening):len(text) - len(closing)]
+            if len(text) > len(opening) + len(closing) and text.startswith(opening) and \
+                    text.endswith(closing) and not _marks(inner, opening, closing):
+                text, changed = inner.strip(), True  # wrapped around all of it
+            elif text.startswith(opening) and _marks(text, opening, closing) % 2:
+                text, changed = text[len(opening):].strip(), True  # left alone at the start
+            elif text.endswith(closing) and _marks(text, opening, closing) % 2:
+                text, changed = text[: len(text) - len(closing)].strip(), True  # or at the end
+            if changed:
+                break
+    return text
+
+
+def _marks(text: str, opening: str, closing: str) -> int:
+    """How many quote, backtick or emphasis marks of one kind ``text`` holds (an apostrophe in
+    a word is no quote: "don't", "the team's")."""
+    if opening in ("'", "‘"):
+        return len(re.findall(r"(?<![\w])['‘’]|['‘’](?![\w])", text))
+    if opening == closing:
+        return text.count(opening)
+    return text.count(opening) + text.count(closing)
+
+
 def _quoted(raw: str) -> bool:
     """A piece of a quotation (an unbalanced quote mark): pasted from a doc or a tool."""
     return (raw.count('"') + raw.count("“") + raw.count("”")) % 2 == 1
@@ -420,16 +460,34 @@ class Judged(NamedTuple):
     why: str | None  # the user's own reason
 
 
+# A sentence that only says what is coming ("Some context before we start, since you'll be in this
+# repo a lot.", "A few ground rules from the team."): the content, if any, is in the sentences after
+_BEFORE_WE_START = (r"before (?:we|you|i) (?:start|begin|dive in|get going|go on|continue|"
+                    r"touch anything(?: in [\w.-]+)?|do anything|write any code)")
+_ANNOUNCEMENT = (r"(?:(?:ok|okay|so|alright|right|first|also|and|um+|uh+)[,\s]+)*"
+                 rf"(?:{_BEFORE_WE_START},?\s+)?(?:here'?s |here are |there are )?"
+                 r"(?:some|a few|a couple(?: of)?|couple of|a bit of|a little|quick|two|three|few)?\s*"
+                 r"(?:more\s+|quick\s+|general\s+|important\s+|useful\s+)?"
+                 r"(?:context|background|ground rules|house rules|rules|notes|things|pointers|info|details|"
+                 r"orientation|overview|stuff|heads[- ]ups?|reminders?|caveats|conventions)"
+                 r"(?:[\s,]+(?:first|up ?front|for (?:you|context|the record|reference|later)|so you know|"
+                 rf"{_BEFORE_WE_START}|from (?:the team|me|us|the client|the \w+ team|our \w+)|"
+                 r"about (?:the|this|our) (?:project|repo|codebase|app|setup|stack|code)|to keep in mind|"
+                 r"you should know|since you'?ll [^.:;]{1,60}|as you'?ll [^.:;]{1,60}))*")
+_ANNOUNCES = _rx(rf"^{_ANNOUNCEMENT}[\s.!]*$")
+
+
 # A label that leads a statement and says nothing of it: "Attention: ...", "Lesson learned: ...",
-# "One more thing — ...", "Some context, since you'll need it: ..." (only before a colon, a comma
-# or a dash: "context managers ..." keeps its first word). Taken out of the record's text only,
-# so what the models weigh does not change.
-_LABEL_LEAD = _rx(r"^[—–]?\s*(?:(?:attention|lesson learned|answering myself|one more(?: thing)?|one thing|"
-                  r"(?:for )?next time|fwiw|for what it'?s worth|pro ?tip|tip|reminder|(?:some )?context"
-                  r"(?:,? since you'?ll need it)?|writing (?:it|this) down(?: here)?(?: so [^:—–]{0,60})?|"
+# "One more thing — ...", "Some context, since you'll need it: ...", "A few ground rules from the
+# team: ..." (only before a colon, a comma or a dash: "context managers ..." keeps its first word).
+# Taken out of the record's text only, so what the models weigh does not change.
+_LABEL_LEAD = _rx(rf"^[—–]?\s*(?:(?:attention|lesson learned|answering myself|one more(?: thing)?|one thing|"
+                  r"(?:for )?next time|fwiw|for what it'?s worth|pro ?tip|tip|reminder|"
+                  r"(?:some |quick |a bit of )?(?:context|background)(?:,? since you'?ll need it)?|"
+                  r"writing (?:it|this) down(?: here)?(?: so [^:—–]{0,60})?|"
                   r"born of [^:—–]{0,40}|no wait|wait|by the way|for (?:the )?future|"
                   r"for whoever [^:—–]{0,40}|i forg[eo]t to (?:say|mention)|(?:a )?couple(?: of)? things)"
-                  r"\s*[:,—–]\s*)?")
+                  rf"\s*[:,—–]\s*|{_ANNOUNCEMENT}\s*[:—–]\s*)?")
 
 
 def _strip_lead(text: str) -> tuple[str, bool]:
@@ -486,13 +544,26 @@ _GENERIC_SCOPE = _rx(r"^(?:when(?:ever)? (?:you(?:'re)? )?(?:\w+ing|add|write|to
                      r"any |every |each )?(?:\w+ing|merge|release|deploy|push|commit|tag|publish))")
 
 
+# The task's own spec under its label ("Task: add CSV export ...", "AC: managers can approve ...",
+# "Done when: ...", "Repro: ...", "New component: ..."): what is asked for now, however it is
+# phrased after the label ("New rule: ...", "New code: ...", "New endpoints: ..." (a kind of
+# thing, not one thing), "New hires: ..." are no such label)
+_TASK_LABEL = _rx(r"^(?:\*\*|#+\s*)?(?:task|todo|to ?do|ac|acceptance criteria|done when|definition of done|"
+                  r"dod|goal|need|needs|request|ticket|bug|repro|steps to reproduce|expected(?: behaviou?r)?|"
+                  r"actual(?: behaviou?r)?|deliverables?|scope|story|user story|feature request|"
+                  r"new (?!(?:code|rules?|polic(?:y|ies)|conventions?|standards?|guidelines?|process|hires?|"
+                  r"joiners?|people|members?|contributors?|starters?)\b)[\w-]*[a-rt-z0-9]"
+                  r"(?: [\w-]*[a-rt-z0-9])?|pr #?\d*|issue #?\d*|what i want|the ask|ask)"
+                  r"(?:\*\*)?\s*(?:\*\*)?\s*:")
+
+
 # A sentence that stops where its point should come: "The PDP sections are:" (a list follows)
 _DANGLING = _rx(r"\b(?:is|are|was|were|be|the|a|an|to|of|with|for|and|or|but|like|as|via|into)[.:!,]*$")
 
 
 def judge(raw: str) -> Judged | None:
     """Whether a sentence holds something a later session needs: its kind and statement."""
-    text = raw.strip().strip("\"'“”‘’`*_ ")
+    text = _unwrapped(raw)
     if len(text) > MAX_SENTENCE or _quoted(raw):
         return None  # longer than a statement may be (memory.limits.statement_chars), or quoted: pasted
     text = _spelled(text)
@@ -525,7 +596,8 @@ def judge(raw: str) -> Judged | None:
     body = sentences.without_places(text).rstrip("?").strip()
     if not body or (_QUESTION_START.match(body) and not _SCOPED.match(body)) or _DANGLING.search(body):
         return None
-    if _META.match(body) or _FRAGMENT.match(body) or _JUDGED.match(body) or _DISMISS.search(body):
+    if _META.match(body) or _FRAGMENT.match(body) or _JUDGED.match(body) or _DISMISS.search(body) or \
+            _TASK_LABEL.match(body) or _ANNOUNCES.match(body):
         return None
     listed = _LIST_LABEL.match(body)
     if listed and _list_items(listed.group("items")) >= 2:
@@ -539,7 +611,8 @@ def judge(raw: str) -> Judged | None:
             _STATUS.search(body) or \
             (_PAST.match(body) and not standing_cue) or _in_passing(body, standing_cue):
         return None
-    if not (_STANDING.search(body) or _AGAIN.search(text)) and _SYMPTOM.search(body) and \
+    standing_body = bool(_STANDING.search(body))
+    if not (standing_body or _AGAIN.search(text)) and _SYMPTOM.search(body) and \
             not _INSTRUCTION.search(body):
         return None  # a symptom of today's bug, even "when changing X"
     if _PERSON_WANTS.search(body) and not standing_cue:
@@ -557,7 +630,7 @@ def judge(raw: str) -> Judged | None:
         # "objstore config is in the secret, dont inline it": what "it" is, it says)
     if re.search(r"(?i),?\s+(?:but|and) (?:check|fix|look at|make sure|try|update|add|remove) the\b", body):
         return None  # a request rides along: it is about the change at hand
-    standing = standing_cue or bool(_STANDING.search(body))
+    standing = standing_cue or standing_body
     kind = _shape(body, standing, asked, aside, corrected)
     if kind is None:
         return None
@@ -569,7 +642,7 @@ def judge(raw: str) -> Judged | None:
 
 # -- the second opinion (extract/weigh.py) --------------------------------------------------
 KEEP = 0.5  # a sentence the rules keep stays when the model gives it at least this
-RESCUE = 0.92  # one the rules leave out is kept when the model is this sure of it
+RESCUE = 0.88  # one the rules leave out is kept when the model is this sure of it
 _DIRECTIVE = _rx(r"^(?:we )?(?:always|never|don'?t|do not)\b")
 _THEN = _rx(r"(?:,\s*|\s+)(?:and\s+)?then\b")
 
@@ -652,19 +725,26 @@ def _typed(kept: Judged, feats: Iterable[str]) -> Kind:
     return cast(Kind, found)
 
 
-TURN_GATE = 0.15  # a turn the turn model gives less than this holds nothing to keep (``quiet``)
+TURN_GATE = 0.3  # a turn the turn model gives less than this holds nothing to keep (``quiet``)
 TURN_GATE_ALONE = 0.05  # the same for a turn of one sentence: the model must be surer
 
 
-def quiet(turn: list[sentences.Sentence]) -> bool:
+def quiet(turn: list[sentences.Sentence], first: bool = False) -> bool:
     """A turn the turn model reads as holding nothing to keep ("we need an endpoint to
     export ... handler goes in src/handlers/orders, table is Orders": a task and its
     details): of its sentences only what the user marked as lasting (``_cued``) is kept;
     steps (``Sentence.steps``) are read as before. Of a turn of one sentence, all the turn
     model reads is that sentence, which the sentence's own model reads too: it must be much
-    surer ("the e2e suite times out unless the emulator is warm", alone, gets 0.12 and stays)."""
+    surer ("the e2e suite times out unless the emulator is warm", alone, gets 0.08 and stays).
+    ``first``: the turn opens a session of several (``turn_features``)."""
     gate = TURN_GATE if len(turn) > 1 else TURN_GATE_ALONE
-    return weigh.probability(weigh.turns(), weigh.turn_features(turn_text(turn))) < gate
+    return weigh.probability(weigh.turns(), turn_features(turn, first)) < gate
+
+
+def turn_features(turn: list[sentences.Sentence], first: bool = False) -> list[str]:
+    """What the turn model weighs: the words of the turn (weigh.turn_features), and whether it
+    is the session's first (its briefing, where more of what is said is the task's)."""
+    return [*weigh.turn_features(turn_text(turn)), *(["ta:first"] if first else [])]
 
 
 def turn_text(turn: list[sentences.Sentence]) -> str:
@@ -672,7 +752,19 @@ def turn_text(turn: list[sentences.Sentence]) -> str:
     return " ".join(s.text for s in turn)
 
 
-def context(turn: list[sentences.Sentence]) -> list[tuple[str, ...]]:
+_NEW_THING = re.compile(r"\bnew\s+([\w-]{3,})(?:\s+([\w-]{3,}))?|\ban?\s+(?:[\w-]+\s+)?(endpoint|screen|page|"
+                        r"command|flag|option|field|column|table|model|job|task|button|report|export|view|"
+                        r"component|module|service|script|migration|query|route|handler|hook|function|class|tool|"
+                        r"feature|setting|dashboard|widget|form|subcommand|resource|role|bucket|topic|queue|"
+                        r"worker)\b")
+
+
+def _new_things(text: str) -> set[str]:
+    """What a request brings in: "a new export for invoices", "add an endpoint" (export, endpoint)."""
+    return {w for m in _NEW_THING.findall(text.lower()) for w in m if w and w not in similar.STOP}
+
+
+def context(turn: list[sentences.Sentence], first: bool = False) -> list[tuple[str, ...]]:
     """For each sentence of a turn, what the rest of the turn says about it: whether the
     turn asks for something (then a sentence in it is more often about that request), how
     the turn opens ("morning! we need ...", "hey so ...": a task is coming), where in the
@@ -684,11 +776,25 @@ def context(turn: list[sentences.Sentence]) -> list[tuple[str, ...]]:
     if len(opening) > 1:
         turn_wide.append(f"c:opens:{opening[0]}_{opening[1]}")
     turn_wide.append(f"c:sentences:{min(len(turn), 4)}")
+    if first:
+        turn_wide.append("c:first-turn")  # the session's briefing: more of it is the task's
+    # what is asked for: a sentence about it is more often a detail of the task than a fact of
+    # the project ("we need a new export ... the export has three columns")
+    wants = [a or bool(_WANTED.match(s.text) or _PERSON_WANTS.search(s.text)) for s, a in
+             zip(turn, asks, strict=True)] if len(turn) > 1 else [False]
+    said = [similar.words(s.text) - similar.NOT for s in turn] if any(wants) else []
+    new = [_new_things(s.text) if w else set() for s, w in zip(turn, wants, strict=True)] if said else []
     out = []
     for i in range(len(turn)):
         here = [*turn_wide, f"c:at:{min(i, 3)}"]
         if any(a for j, a in enumerate(asks) if j != i):
             here.append("c:turn-asks")
+        if any(w for j, w in enumerate(wants) if j != i):
+            asked = set().union(*(said[j] for j, w in enumerate(wants) if w and j != i))
+            here.append(f"c:echo:{min(len(said[i] & asked), 2)}")
+            low = turn[i].text.lower()
+            if any(re.search(rf"\b{re.escape(w)}", low) for j in range(len(turn)) if j != i for w in new[j]):
+                here.append("c:echo-new")
         if i > 0 and asks[i - 1]:
             here.append("c:after-ask")
         out.append(tuple(here))
@@ -697,7 +803,7 @@ def context(turn: list[sentences.Sentence]) -> list[tuple[str, ...]]:
 
 def signals(raw: str, judged: Judged | None) -> list[str]:
     """What the rules' patterns see in a sentence, for the model to weigh."""
-    text = raw.strip().strip("\"'“”‘’`*_ ")
+    text = _unwrapped(raw)
     body = sentences.without_places(_strip_lead(_spelled(text))[0])
     out = [f"judge:{judged.kind if judged else 'none'}"]
     for name, pattern in _SIGNALS.items():
@@ -717,7 +823,7 @@ def _rescue(raw: str) -> Judged | None:
     """A sentence the model is sure of that no rule's shape fits: kept, cleaned as the
     rules clean theirs, unless it is one of the things that are never kept (a question,
     a hedge, code, a statement about a secret or path taken out, a machine's path)."""
-    text = _spelled(raw.strip().strip("\"'“”‘’`*_ "))
+    text = _spelled(_unwrapped(raw))
     if len(text) > MAX_SENTENCE or text.endswith("?") or len(_CODEY.findall(text)) > 6 or \
             _HEDGE.search(text) or _META.match(text):
         return None
@@ -736,6 +842,7 @@ def _rescue(raw: str) -> Judged | None:
     if _CHOOSE.match(body) and _ONE_TARGET.search(body) and not standing:
         return None  # "use pathlib instead of os.path in the new helper": a choice for one thing
     if _ABOUT_ANSWER.match(body) or _QUESTION_START.match(body) or _NO_WORRY.match(body) or \
+            _TASK_LABEL.match(body) or _ANNOUNCES.match(body) or \
             _WORKING_COPY.search(body) or _in_passing(body, standing):
         return None  # what the rules leave out on purpose the model does not bring back
     statement, why = _reason(body)
@@ -941,7 +1048,7 @@ def _unsaid_reason(body: str) -> str | None:
     or before it with "so" ("store review takes 2-3 days, so we release on monday")."""
     first = _SO_RULE.match(body)
     if first and not _DIRECTED.match(first.group("why")) and len(first.group("why").split()) >= 3:
-        return f"Because {_lower_first(first.group('why').strip())}."
+        return f"Because {_lower_first(_LABEL_LEAD.sub('', first.group('why')).strip())}."
     for cut in re.finditer(r"[,;]|\s[-—–]", body):
         head, m = body[: cut.start()], _CLAUSE_AFTER.match(body[cut.start():])
         if m is None or not _DIRECTED.search(head) or len(head.split()) < 3:
@@ -1026,7 +1133,34 @@ def _clauses(text: str) -> Iterator[str]:
                      r"remember|also|and|but|since|because|don'?t|do not|never|always|please|"
                      r"no)\b))\s*", text,
                      flags=re.I)
-    yield from parts[1:] if len(parts) > 1 else ()
+    for part in parts[1:]:
+        if not _WHY_SENTENCE.match(part):  # "..., since you'll be in this repo a lot": a reason only
+            yield part
+
+
+KEEP_LIST = 0.5  # a list (steps, or rules under an intro) is kept when the model gives it this
+
+
+def listed(sentence: sentences.Sentence) -> tuple[str, bool]:
+    """The statement a list makes, its intro and its items ("To release: 1. bump ...; 2. ..."),
+    and whether it is a list of rules (bullets) rather than steps."""
+    statement, ruled, _, _ = _list(sentence)
+    return statement, ruled
+
+
+def _list(sentence: sentences.Sentence) -> tuple[str, bool, list[str], str]:
+    """``listed``, with the list's items and intro as the record keeps them (without places)."""
+    steps = [sentences.without_places(s).rstrip(".") for s in sentence.steps]
+    intro = sentences.without_places(sentence.text).rstrip(":. ")
+    ruled = sentence.bullets and not all(_TASK_VERB.match(s) for s in steps)
+    items = "; ".join(steps) if ruled else "; ".join(f"{n}. {s}" for n, s in enumerate(steps, 1))
+    return (intro + ": " if intro else "") + items, ruled, steps, intro
+
+
+def list_features(statement: str, context: Iterable[str]) -> set[str]:
+    """What the model weighs of a list: the words of its statement, that it is a list, and the
+    turn around it ("AC: ...; ...", "Done when: ...": the task's own checklist, not a workflow)."""
+    return weigh.features(statement, ["list", *signals(statement, None), *context])
 
 
 def candidates(sentence: sentences.Sentence, summary_chars: int,
@@ -1035,14 +1169,13 @@ def candidates(sentence: sentences.Sentence, summary_chars: int,
     """The records of one sentence: its steps, what ``decide`` made of it, or else the
     standing statements in its clauses."""
     if sentence.steps:
-        steps = [sentences.without_places(s).rstrip(".") for s in sentence.steps]
-        intro = sentences.without_places(sentence.text).rstrip(":. ")
-        ruled = sentence.bullets and not all(_TASK_VERB.match(s) for s in steps)
-        items = "; ".join(steps) if ruled else "; ".join(f"{n}. {s}" for n, s in enumerate(steps, 1))
-        statement = (intro + ": " if intro else "") + items
-        task = _TASK_VERB.match(intro) or _ASK.match(intro) or intro.endswith("?") or _META.match(intro)
+        statement, ruled, steps, intro = _list(sentence)
+        task = _TASK_VERB.match(intro) or _ASK.match(intro) or intro.endswith("?") or _META.match(intro) or \
+            _TASK_LABEL.match(sentence.text.strip())
         if sum(_content(s) >= 1 for s in steps) >= 2 and not _TASK_ONLY.search(statement) and not task and \
-                (intro or not all(_TASK_VERB.match(s) and _DEICTIC.search(s) for s in steps)):
+                (intro or not all(_TASK_VERB.match(s) and _DEICTIC.search(s) for s in steps)) and \
+                (_cued(sentence.text) or
+                 weigh.probability(weigh.weights(), list_features(statement, context)) >= KEEP_LIST):
             yield _record(Judged("preference" if ruled else "workflow", statement, None), summary_chars)
         return
     if judged is not None:
@@ -1090,6 +1223,22 @@ def _continues(sentence: str) -> bool:
         not sentences.broken(text) and not _HEDGE.search(text) and not _STATUS.search(text)
 
 
+def _gives_reason(sentence: str) -> bool:
+    """Whether a sentence after a rule may be its Why: one that says "because ...", or a
+    statement of how things are of its own ("the release tooling parses them"), not an
+    acknowledgement ("got it"), a sentence that goes on with "and ...", "but ...", "so ..." (more
+    of the talk, or a second rule: "and dont enable the watchdog in the bootloader"), a rule or a
+    question."""
+    text = sentence.strip()
+    if _WHY_SENTENCE.match(text):
+        return True
+    if _LEAD.match(text) or _ACK.match(text) or text.endswith("?"):
+        return False
+    body = _strip_lead(_spelled(text))[0]
+    return not (_OWN_RULE.match(body) or _NEG_IMPERATIVE.match(body) or _DIRECTED.match(body) or
+                _TASK_VERB.match(body)) and _content(body) >= 3
+
+
 def _why_from(sentence: str) -> str:
     """The Why a sentence after a rule gives it, without the URLs, paths, hosts and secrets in
     it (what a record must never hold)."""
@@ -1116,11 +1265,13 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
     seen = [similar.words(s.text) for s in sentences.split(known)] if known else []
     out: list[NewRecord] = []
     written: list[frozenset[str]] = []  # the words of each record of ``out``
-    for text in user_texts:
+    texts = list(user_texts)
+    for n, text in enumerate(texts):
         last: int | None = None  # the record kept last from this turn
         turn = list(sentences.split(text))
-        hushed = quiet(turn)
-        for sentence, around in zip(turn, context(turn), strict=True):
+        opens = n == 0 and len(texts) > 1  # the briefing of a session of several turns
+        hushed = quiet(turn, opens)
+        for sentence, around in zip(turn, context(turn, opens), strict=True):
             judged = decide(sentence.text, around, hushed) if not sentence.steps else None
             if last is not None and judged is None and _continues(sentence.text):
                 more = _sentence(sentences.without_places(sentence.text.strip()))
@@ -1129,7 +1280,8 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
                 continue
             if last is not None and not sentence.steps and _explains(sentence.text, judged):
                 if out[last].why == _WHY_DEFAULT[out[last].type] and not _asks(sentence.text) and \
-                        not sentences.broken(sentence.text) and not _MACHINE.search(sentence.text):
+                        not sentences.broken(sentence.text) and not _MACHINE.search(sentence.text) and \
+                        _gives_reason(sentence.text):
                     out[last] = out[last].model_copy(update={"why": _why_from(sentence.text)})
                 if judged is None or _WHY_SENTENCE.match(sentence.text.strip()):
                     continue  # the reason only; one kept on its own ("we deploy w/ colmena, not

@@ -18,7 +18,8 @@ from chord_memory.text import REDACTED
 _FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _END = re.compile(r"[.!?]+[\"')\]]*\s+(?=[\"'(\[]?[\w`@*_~/.])")
 _ABBREVIATION = re.compile(r"(?i)(?:^|[\s(])(?:e\.g|i\.e|etc|vs|approx|cf|fig|no|nr|mr|mrs|ms|dr|st|jr|sr|"
-                           r"incl|excl|esp|min|max|avg|ca|v?\d+(?:\.\d+)*|[a-z])\.$")
+                           r"incl|excl|esp|min|max|avg|ca|\d{1,2}|[a-z])\.$")  # "1." may number a step;
+# "pin it to 1.24.4. and from now on ..." ends one
 # Where a run-on changes subject: "... there btw the CI box ...", "... ok also please ..."
 _ASIDE = re.compile(r"\s+(?=(?:btw|fyi|also|oh and|and also|ps|p\.s\.|side note|heads up|note)\b[,:]?\s)",
                     re.I)
@@ -47,7 +48,9 @@ _URL = re.compile(r"\b(?:https?|ftp|ssh|git|file)://[^\s<>\"'`)\]]+|\bwww\.[^\s<
 # before these patterns, _may_name_a_place, reads the same two lists)
 _ROOT_DIRS = ("home", "Users", "root", "tmp", "var", "etc", "opt", "usr", "mnt", "srv", "private", "Volumes",
               "workspace", "work", "nix", "snap", "data", "dev")
-_HOST_ENDS = ("local", "internal", "lan", "corp", "intranet", "com", "net", "io", "org", "dev", "cloud")
+_HOST_ENDS = ("local", "internal", "lan", "corp", "intranet", "com", "net", "io", "org", "dev", "cloud",
+              "edu", "gov", "uk", "de", "fr", "nl", "eu", "ch", "se", "fi", "dk", "pl", "cz", "jp", "au",
+              "us")
 _PATH = re.compile(rf"(?<![\w/.:~-])(?:~|/(?:{'|'.join(_ROOT_DIRS)})\b)(?:/[^\s`'\")\],;]*)?|"
                    r"\b[A-Za-z]:\\[^\s`'\")\]]+")
 _HOST = re.compile(rf"(?<![\w.@/-])(?:[a-z0-9-]+\.){{2,}}(?:{'|'.join(_HOST_ENDS)})\b(?::\d+)?|"
@@ -85,6 +88,14 @@ def noise(line: str) -> bool:
         bool(re.search(r"\bSELECT\b.+\bFROM\b|\bINSERT INTO\b|\bUPDATE\b.+\bSET\b", stripped))
 
 
+# Two or more lines in a row that start as a log's line does (the cheap, common part of _LOG_LINE: a
+# timestamp or a level, at the line's very start, so never a diff's line), and what stands for them
+_LOG_RUN = re.compile(r"(?m)^(?:(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[?\d\d:\d\d:\d\d|"
+                      r"\[(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE)\]|"
+                      r"(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL)\b[: ])[^\n]*\n){2,}")
+_RUN = "\x00"
+
+
 _DIFF_START = re.compile(r"^(?:diff --git |--- (?:a/|\S+/)|\+\+\+ (?:b/|\S+/)|@@ -\d+(?:,\d+)? \+\d+"
                          r"|index [0-9a-f]{7,}\.\.)")
 _DIFF_LINE = re.compile(r"^(?:[ +\-@\\]|$|diff |index |new file|deleted file|similarity|rename )")
@@ -96,6 +107,9 @@ def typed(text: str) -> str:
     line between two such lines is pasted too (the message of an error, a log's wrapped
     line): people type around a paste, not inside it."""
     text = _FENCE.sub("\n", text.replace("\r\n", "\n"))
+    # a run of log lines is one line to what follows (each of them is pasted, and so is the run:
+    # it ends a diff and stands next to a typed line as each of them would), found in one pass
+    text = _LOG_RUN.sub(_RUN + "\n", text) if "\n" in text else text
     lines = text.split("\n")
     pasted = []
     in_diff = False
@@ -104,7 +118,8 @@ def typed(text: str) -> str:
             in_diff = True
         elif in_diff and not _DIFF_LINE.match(line):
             in_diff = False
-        pasted.append(in_diff or len(line) > MAX_LINE or noise(line) or bool(_DRAWN.match(line)))
+        pasted.append(in_diff or line == _RUN or len(line) > MAX_LINE or noise(line) or
+                      bool(_DRAWN.match(line)))
     for i in range(1, len(lines) - 1):
         if not pasted[i] and lines[i].strip() and pasted[i - 1] and pasted[i + 1] and \
                 lines[i - 1].strip() and lines[i + 1].strip():

@@ -19,6 +19,7 @@ CONTAINED = 0.7
 SHARED = 0.3
 MIN_SHARED = 2  # words, a negation not counted (fewer when a side has fewer): "no X" is not "no Y"
 _NOT = frozenset({"<not>"})
+NOT = _NOT  # the token a negation counts as
 _WORD = re.compile(r"[a-z0-9][a-z0-9+#._'-]*")
 _STOP = frozenset((  # noqa: SIM905 - a word list reads better as text
     "a an the and or but of to in on at for with by from as is are was were be been being it its this "
@@ -28,6 +29,7 @@ _STOP = frozenset((  # noqa: SIM905 - a word list reads better as text
     "going forward from now on rule general make sure want like prefer rather any all every each some "
     "one thing stuff things"
 ).split())
+STOP = _STOP  # function words, and the framing people add to a rule
 _NEGATIONS = frozenset((  # noqa: SIM905 - a word list reads better as text
     "not no never don't dont doesn't doesnt isn't isnt aren't arent won't wont can't cant cannot "
     "shouldn't shouldnt mustn't mustnt avoid without stop quit didn't didnt wasn't wasnt weren't "
