@@ -96,12 +96,10 @@ def _rules_time(session: object) -> float:
     try:
         from chord_memory.extract import rules
         from chord_memory.extract.run import user_texts
-        from chord_memory.extract.sentences import typed
     except ImportError:
         return float("nan")
     start = time.perf_counter()
-    turns = session.turns  # type: ignore[attr-defined]
-    rules.extract(user_texts([(t.role, typed(t.text)) for t in turns]), "bench")
+    rules.extract(user_texts(session.turns), "bench")  # type: ignore[attr-defined]
     return time.perf_counter() - start
 
 

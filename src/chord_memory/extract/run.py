@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from chord_memory import paths
@@ -24,7 +24,7 @@ from chord_memory.extract.reply import Reply
 if TYPE_CHECKING:
     from chord_memory.extract.model.extractor import ModelExtractor
     from chord_memory.records import Limits
-    from chord_memory.transcripts import Session
+    from chord_memory.transcripts import Session, Turn
 
 AGENTS_MAX = 16384
 
@@ -49,11 +49,13 @@ def _agents_guidance(root: str) -> str:
         return ""
 
 
-def user_texts(session_turns: list[tuple[str, str]]) -> list[str]:
-    """What the user said, scrubbed of secrets."""
+def user_texts(turns: Iterable[Turn]) -> list[str]:
+    """What the user typed, scrubbed of secrets: what no rule keeps (pasted logs, code) is left
+    out before the scrubber reads it, and the other roles' turns are not read at all."""
+    from chord_memory.extract.sentences import typed
     from chord_memory.secrets import scrub
 
-    return [scrub(text)[0] for role, text in session_turns if role == "user" and text.strip()]
+    return [scrub(text)[0] for text in (typed(t.text) for t in turns if t.role == "user") if text.strip()]
 
 
 def extract_reply(cfg: Config, texts: list[str], session_id: str, known: str) -> Reply:
@@ -63,12 +65,8 @@ def extract_reply(cfg: Config, texts: list[str], session_id: str, known: str) ->
 
 
 def _rules(cfg: Config, known: str) -> Extract:
-    from chord_memory.extract.sentences import typed
-
     def extract(kind: str, session: Session, mem: plan.Memory) -> tuple[Reply, str]:
-        # what no rule keeps (pasted logs, code) is left out before the scrubber reads it
-        texts = user_texts([(t.role, typed(t.text)) for t in session.turns])
-        return extract_reply(cfg, texts, session.id, known), f"{kind}:{session.id}"
+        return extract_reply(cfg, user_texts(session.turns), session.id, known), f"{kind}:{session.id}"
 
     return extract
 
