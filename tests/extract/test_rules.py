@@ -452,3 +452,25 @@ def test_a_run_of_log_lines_read_as_one_leaves_what_was_typed_as_it_was(lines: l
     finally:
         sentences._LOG_RUN = saved
     assert sentences.typed(text) == one_by_one
+
+
+def test_user_texts_reads_the_users_turns_only_typed_and_scrubbed() -> None:
+    """What the rules read of a session (extract/run.py): the user's turns, their pasted logs
+    left out and their secrets taken out; the replies and compaction summaries are not read."""
+    from chord_memory.extract.run import user_texts
+    from chord_memory.transcripts import Turn
+
+    key = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+    log = "\n".join(f"2026-06-05 10:00:{i:02d} INFO worker {i} done" for i in range(5))
+    turns = [
+        Turn("user", f"we always deploy from main, token {key}\n\n{log}", 1),
+        Turn("assistant", "we never deploy on fridays", 2),
+        Turn("history", "the user likes tabs", 3),
+        Turn("user", log, 4),  # nothing typed: no text at all
+        Turn("user", "thanks", 5),
+    ]
+    texts = user_texts(turns)
+    assert len(texts) == 2
+    assert texts[0].startswith("we always deploy from main, token [REDACTED:")
+    assert key not in texts[0] and "INFO worker" not in texts[0]
+    assert texts[1] == "thanks"
