@@ -135,6 +135,39 @@ def test_a_reason_after_a_comma_with_no_word_for_it_is_the_why() -> None:
     assert contrast.records[0].why in rules.DEFAULT_WHYS
 
 
+@pytest.mark.parametrize(("text", "why"), [
+    # a directive after a scope, then a clause of how things are
+    ("In the iOS app, never edit the generated Strings.swift, swiftgen rewrites it on every build",
+     "Because swiftgen rewrites it on every build."),
+    ("use the shared http client for partner calls, that's where the retries and the mTLS cert live",
+     "Because that's where the retries and the mTLS cert live."),
+    ("always lock the ledger rows before a transfer, we lost a day of balances to a race in march",
+     "Because we lost a day of balances to a race in march."),
+    # what happens otherwise, said with "or" or with a trailing "otherwise"
+    ("always set TZ=UTC in the cron wrapper or the nightly rollup double counts the DST hour",
+     "Otherwise the nightly rollup double counts the DST hour."),
+    ("pin the node image by digest, the cache misses every build otherwise",
+     "Otherwise the cache misses every build."),
+    # what the rule is for
+    ("never log request bodies in the gateway, so nothing with card data ends up in the log store",
+     "So nothing with card data ends up in the log store."),
+])
+def test_a_reason_the_user_gave_without_a_because_is_the_why(text: str, why: str) -> None:
+    records = rules.extract([text], "s").records
+    assert len(records) == 1 and records[0].why == why, records
+
+
+@pytest.mark.parametrize("text", [
+    "no lodash or moment anywhere in the bundle",  # "or" between two things: no clause
+    "don't pass -X flags to the compiler by hand, use the toolchain file",  # an option's dash
+    "always seed with set_seed in utils/seed.py, i see you used random.seed in the loader",  # the answer
+    "store durations as integer milliseconds, so the exporter has to divide by 1000",  # "so" + a rule
+])
+def test_what_is_no_reason_is_not_the_why(text: str) -> None:
+    for record in rules.extract([text], "s").records:
+        assert record.why in rules.DEFAULT_WHYS, (text, record.why)
+
+
 def test_a_why_from_the_next_sentence_holds_no_url_host_or_path() -> None:
     records = rules.extract(["Always run the smoke tests against staging before a release. Otherwise the "
                              "gateway at https://gw.internal.example.com/health breaks for everyone on "

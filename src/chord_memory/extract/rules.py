@@ -634,7 +634,7 @@ def judge(raw: str) -> Judged | None:
     kind = _shape(body, standing, asked, aside, corrected)
     if kind is None:
         return None
-    statement, why = _reason(body)
+    statement, why = _reason(body, kind != "fact")
     if _content(statement) < 2:
         return None
     return Judged(kind, statement, why)
@@ -845,8 +845,9 @@ def _rescue(raw: str) -> Judged | None:
             _TASK_LABEL.match(body) or _ANNOUNCES.match(body) or \
             _WORKING_COPY.search(body) or _in_passing(body, standing):
         return None  # what the rules leave out on purpose the model does not bring back
-    statement, why = _reason(body)
-    return Judged(_kind(body), statement, why)
+    kind = _kind(body)
+    statement, why = _reason(body, kind != "fact")
+    return Judged(kind, statement, why)
 
 
 _NO_WORRY = _rx(r"^(?:don'?t|do not|no need to) (?:worry|bother|care)\b|^not (?:a|an|the|that|so|too|really|"
@@ -1033,41 +1034,89 @@ def _convention_list(body: str) -> bool:
 _DIRECTED = _rx(r"^(?:please\s+)?(?:always|never|don'?t|do not|make sure|avoid|keep|use|stop|no|every|all|"
                 r"any|each)\b|\b(?:should(?:n'?t)?|must(?:n'?t)?|has to|have to|needs?|requires?|can'?t|"
                 r"cannot|only)\b")
+# what is said of the assistant's answer ("i see you used torch.manual_seed"), or a result
+# ("that's why ..."), is no reason for a rule
+_SEEN_YOU = _rx(r"\b(?:i see|i saw|looks like) you\b|\byou (?:just )?(?:used|put|added|wrote|passed|did|"
+                r"made)\b|\byour\b|^(?:that'?s|that is|this is|which is) why\b")
+# "don't forget the restart or it keeps running old code": what happens otherwise, a clause with
+# a subject and a verb (not "no unwrap or expect outside tests", "a PK or a unique index")
+_OR_ELSE = _rx(r",?\s+or (?P<why>(?:it|they|you|we|everything|nothing)\s+[^,;]{3,}|"
+               r"(?:(?:the|an?|your|our|this|that|these|those)\s+)?(?:[\w.'-]+\s+){0,3}?(?:will|'ll|would|won'?t|"
+               r"can'?t|doesn'?t|don'?t|just|silently|never|is|are|gets|[a-z]+(?<!s)s|[a-z]+ed)\b[^,;]*)$")
+# "only X or Y", "no X or Y": the "or" of two things the rule names
+_ALTERNATIVES = _rx(r"\b(?:no|only|either|whether|both|between|not)\s+(?:\S+\s+){0,3}\S+$")
+# "..., so the heap follows the container limit": what the rule is for
+_SO_THAT = _rx(r",?\s+so (?P<why>(?:we|they|it|the|that|you|nothing|no|our|users?|people)\b[^,;]{8,})$")
+# "..., finance will yell otherwise"
+_OTHERWISE_AFTER = _rx(r"(?:[,;]|\s[-—–])\s*(?P<why>[^,;]{8,}?)\s*,?\s+otherwise[.!]?$")
+# a directive anywhere in a rule ("In the Unity project, don't touch ..."): _DIRECTED reads one
+# at its start
+_RULE_WORD = _rx(r"\b(?:always|never|don'?t|do not|make sure|avoid)\b")
 # "store review takes 2-3 days, so we release on monday": the reason first, then "so" and the rule
 _SO_RULE = _rx(r"^(?P<why>[^,;]{12,}?),?\s+so\s+(?:please\s+|pls\s+)?(?=(?:don'?t|do not|never|always|use|"
                r"avoid|keep|make sure|we|any|all|every|only|no|nothing|run|put|prefer|stick|wait|check)\b)")
-_CLAUSE_AFTER = _rx(r"^(?:[,;]|\s[-—–])\s*(?P<why>(?:the|we|our|their|it|they|that|this|there|those|these|"
+_CLAUSE_AFTER = _rx(r"^(?:[,;]|\s[-—–])\s*(?P<why>(?:(?:the|we|our|their|it|they|that|this|there|those|these|"
                     r"every|some|[a-z][\w.-]*)\s+(?:[\w.'-]+\s+){0,4}?(?:is|are|was|were|has|have|had|gets?|"
                     r"got|only|can|'d rather|'m|am|can'?t|won'?t|doesn'?t|don'?t|isn'?t|aren'?t|"
-                    r"(?:[a-z]+-)?[a-z]+(?<!s)s|[a-z]+ed)\b"
+                    r"(?:[a-z]+-)?[a-z]+(?<!s)s|[a-z]+ed|lost|broke|took|went|ran|hit|bit|cost|spent|"
+                    r"found|fell|made)\b|(?:that|it|this|they|there)(?:'s|'re|’s|’re| is| are)\s)"
                     r"[^,;]*)$")
 
 
-def _unsaid_reason(body: str) -> str | None:
+def _unsaid_reason(body: str, rule: bool = False) -> str | None:
     """The reason in a clause after the rule ("..., the checkout tests share a cart fixture"),
-    or before it with "so" ("store review takes 2-3 days, so we release on monday")."""
+    or before it with "so" ("store review takes 2-3 days, so we release on monday"), or what
+    happens otherwise ("... or the umlauts explode", "..., finance will yell otherwise") or what the
+    rule is for ("put them in tests/Kconfig so they never end up in a product build"). ``rule``:
+    the statement is a rule, so a clause after a directive anywhere in it ("In the Unity project,
+    don't touch ..., they get overwritten ...") may be its reason too."""
     first = _SO_RULE.match(body)
     if first and not _DIRECTED.match(first.group("why")) and len(first.group("why").split()) >= 3:
         return f"Because {_lower_first(_LABEL_LEAD.sub('', first.group('why')).strip())}."
-    for cut in re.finditer(r"[,;]|\s[-—–]", body):
+    after = _clause_after(body, rule)
+    if after is not None:
+        return after
+    for pattern, lead in ((_OR_ELSE, "Otherwise"), (_OTHERWISE_AFTER, "Otherwise"), (_SO_THAT, "So")):
+        m = pattern.search(body)
+        if m is None:
+            continue
+        head, why = body[: m.start()], m.group("why").strip().rstrip(".!")
+        if pattern is _OR_ELSE and _ALTERNATIVES.search(head):
+            continue
+        directive = rule or _RULE_WORD.search(head) or _DIRECTED.match(head) or _TASK_VERB.match(head) or \
+            (pattern is not _SO_THAT and _DIRECTED.search(head))
+        if directive and len(why.split()) >= 3 and not (_SEEN_YOU.search(why) or _DIRECTED.search(why) or
+                                                        _MODAL.search(why) or _TASK_VERB.match(why)):
+            return f"{lead} {_lower_first(why)}."
+    return None
+
+
+def _clause_after(body: str, rule: bool) -> str | None:
+    """The reason in a clause after a directive ("..., the checkout tests share a cart fixture"),
+    or None: no such clause, or the clause after it is a second rule, a contrast or a condition."""
+    for cut in re.finditer(r"[,;]|\s(?:-\s|[—–])", body):  # a dash, not an option's ("-D")
         head, m = body[: cut.start()], _CLAUSE_AFTER.match(body[cut.start():])
-        if m is None or not _DIRECTED.search(head) or len(head.split()) < 3:
+        if m is None or not (_DIRECTED.search(head) or (rule and _RULE_WORD.search(head))) or \
+                len(head.split()) < 3:
             continue
         why = m.group("why").strip().rstrip(".!")
         if len(why.split()) < 4 or _DIRECTED.match(why) or _MODAL.search(why) or _TASK_VERB.match(why) or \
+                _ABOUT_ANSWER.match(why) or _SEEN_YOU.search(why) or \
                 re.match(r"(?i)^(?:not|no|but|and|so|then|or|unless|if|when|which|where|use|pull|put|keep|"
                          r"leave|pass|call|ask|prefer|stick|go|let|mark|wrap|bump|tag|see|note|nothing|nobody|"
-                         r"no one|none|everything|everyone|anything)\b|.*\binstead\b", why):
-            return None  # a second rule, a contrast or a condition, not the reason
+                         r"no one|none|everything|everyone|anything|even|um+|uh+|er+|also|like|except|"
+                         r"separately|including)\b|.*\binstead\b", why):
+            return None
         return f"Because {_lower_first(why)}."
     return None
 
 
-def _reason(body: str) -> tuple[str, str | None]:
-    """The statement and the user's own reason for it, when they gave one."""
+def _reason(body: str, rule: bool = False) -> tuple[str, str | None]:
+    """The statement and the user's own reason for it, when they gave one. ``rule``: the
+    statement is a rule (not a fact), so a statement of how things are after it is its reason."""
     m = _WHY.search(body)
     if not m or len(m.group("why").split()) < 2:
-        return body, _unsaid_reason(body)
+        return body, _unsaid_reason(body, rule)
     word = m.group("word").lower()
     if word == "that way" and re.search(r"(?i)\b(?:it|them|things|everything|this|these)\s*$",
                                          body[: m.start()]):
