@@ -317,6 +317,19 @@ def test_a_rule_said_again_with_more_is_one_record_the_fuller_one() -> None:
     assert not similar.same(similar.words("no emojis in commit messages"), similar.words("no emojis in logs"))
 
 
+def test_a_rule_said_again_shorter_with_a_cue_is_one_record() -> None:
+    first = ("for the reports service: queries always go to the read replica through ReportsDb, the primary "
+             "is sized for writes only")
+    records = rules.extract([first, "fix the totals", "again: reports queries hit the replica"], "s").records
+    assert [r.conclusion for r in records] == [rules._sentence(first)]
+    # across sessions: the plan leaves it out as the same as a record (extract/plan.py)
+    assert similar.duplicate("As I said before, reports queries hit the replica.", [similar.words(first)])
+    # no cue, or a cue on another rule, or the opposite rule: a record of its own
+    assert not similar.duplicate("Reports queries hit the replica.", [similar.words(first)])
+    assert not similar.duplicate("Again: reports exports go to the bucket.", [similar.words(first)])
+    assert not similar.duplicate("Like I said, reports never hit the replica.", [similar.words(first)])
+
+
 def test_near_duplicates_are_told_apart_by_a_negation() -> None:
     a, b = similar.words("use the shared cache in CI"), similar.words("never use the shared cache in CI")
     assert not similar.same(a, b)

@@ -1337,9 +1337,12 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
                     # nixos-rebuild" after a fact) is a statement too, and a record of its own
             for rec in candidates(sentence, summary_chars, judged, around, hushed):
                 mine = similar.words(rec.conclusion)
-                if any(similar.same(mine, other) for other in seen):
+                if similar.duplicate(rec.conclusion, seen):
                     continue
                 again = next((i for i, other in enumerate(written) if similar.same(mine, other)), None)
+                if again is None and similar.restated(sentence.text) and \
+                        any(similar.restates(rec.conclusion, other) for other in written):
+                    continue  # said again with less, or with the talk around it: the first record stands
                 if again is None:
                     out.append(rec)
                     written.append(mine)

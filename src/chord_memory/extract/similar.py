@@ -8,6 +8,8 @@ share at least ``SHARED`` of all their words (Jaccard) and at least
 cache" and "never use the cache" are not the same. A restatement usually adds
 to the rule ("rls is on for every table" / "every table gets RLS enabled, lookup
 tables included"), so the share of all words asked is low and the containment high.
+A rule the user says they are saying again ("as I said, ...") is the record it repeats when
+most of its own words are in it (``restates``), however many the record adds.
 Deterministic, no model.
 """
 from __future__ import annotations
@@ -95,6 +97,36 @@ def same(a: frozenset[str], b: frozenset[str]) -> bool:
         and len(shared - _NOT) >= plain and ("<not>" in a) == ("<not>" in b)
 
 
+# "as I said, ...", "again: ...", "reminding, ...": the user says it is a rule said before
+_AGAIN = re.compile(r"(?i)(?:^|[\s,;:(—-])(?:" + "|".join((
+    r"(?:and |so |but )?again\b",
+    r"(?:as|like) (?:i )?(?:said|told you|mentioned|wrote)(?: (?:before|earlier|last time))?",
+    r"(?:as|like) before", r"same as (?:always|before)", r"as always", r"as usual", r"like last time",
+    r"(?:just )?(?:a )?remind(?:er|ing)\b",
+    r"i (?:already )?(?:told|said)(?: (?:you|it|this|that))?(?: (?:before|already|earlier))?",
+    r"i'?m saying (?:it )?again", r"i am (?:saying|telling)(?: (?:it|you))?(?: again)?",
+    r"once more", r"one more time")) + r")[,:.!]?")
+RESTATED = 0.6  # of the words of a rule said again, at least this many in the record said first
+
+
+def restated(text: str) -> bool:
+    """The user says they are saying it again ("as I said, ...", "again: ...")."""
+    return _AGAIN.search(text) is not None
+
+
+def restates(text: str, other: frozenset[str]) -> bool:
+    """A rule said again ("again: no collect on the driver") that adds little to ``other`` (the
+    words of the record said first): most of its words, the words of the cue left out, are
+    in it, two at least, and both forbid or neither does. Said again, a rule is often said
+    shorter or with the talk around it, so the share of all words ``same`` asks for is not asked."""
+    mine = words(_AGAIN.sub(" ", text))
+    shared = mine & other
+    return len(shared - _NOT) >= min(len(mine - _NOT), MIN_SHARED) and \
+        len(shared) >= RESTATED * len(mine) and ("<not>" in mine) == ("<not>" in other)
+
+
 def duplicate(text: str, known: Iterable[frozenset[str]]) -> bool:
-    mine = words(text)
-    return any(same(mine, other) for other in known)
+    """``text`` says what one of ``known`` (the words of records) says: in other words
+    (``same``), or again with a cue that it is said again (``restates``)."""
+    mine, again = words(text), restated(text)
+    return any(same(mine, other) or (again and restates(text, other)) for other in known)
