@@ -211,9 +211,10 @@ def main(argv: list[str] | None = None) -> int:
     turns = train(turn_data)
     meta = {"sets": names, "examples": stamp, "sentences": len(data), "positive": sum(y > 0 for _, y in data),
             "epochs": EPOCHS, "rate": RATE, "l2": L2, "seed": SEED, "min_count": MIN_COUNT}
+    packed = {"weights": weigh.pack(weights), "types": {k: weigh.pack(v) for k, v in types.items()},
+              "turns": weigh.pack(turns)}
     with open(OUT, "w", encoding="utf-8") as f:
-        json.dump({**meta, "weights": weights, "types": types, "turns": turns}, f, indent=0, sort_keys=True,
-                  ensure_ascii=False)
+        json.dump({**meta, **packed}, f, indent=0, sort_keys=True, ensure_ascii=False)
         f.write("\n")
     print(f"{OUT}: {len(weights)} weights from {len(data)} sentences of {', '.join(names)}")
     return 0

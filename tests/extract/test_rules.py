@@ -20,7 +20,8 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "extraction.md"
 KEPT = [  # (what the user typed, the type, words the record must say)
     ("the CLI flags should stay kebab-case", "preference", "CLI flags should stay kebab-case"),
     ("On Android, background work goes through WorkManager only.", "preference", "WorkManager only"),
-    ("Anything touching the payment SDK has to be reviewed by the payments team.", "preference",
+    # a rule to one careful reader and a trap to another: the type model's call, by a hair
+    ("Anything touching the payment SDK has to be reviewed by the payments team.", ("preference", "pitfall"),
      "reviewed by the payments team"),
     ("going forward please squash commits when merging", "preference", "Squash commits when merging"),
     ("keep in mind the search index is rebuilt nightly", "fact", "search index is rebuilt nightly"),
@@ -76,10 +77,10 @@ DROPPED = [  # (what the user typed, why it is not memory)
 
 
 @pytest.mark.parametrize(("text", "kind", "says"), KEPT)
-def test_kept(text: str, kind: str, says: str) -> None:
+def test_kept(text: str, kind: str | tuple[str, ...], says: str) -> None:
     records = rules.extract([text], "s").records
     assert len(records) == 1, records
-    assert records[0].type == kind
+    assert records[0].type in ((kind,) if isinstance(kind, str) else kind)
     assert says.lower() in records[0].conclusion.lower()
     assert records[0].source == "user" and records[0].status == "stated"
 

@@ -25,7 +25,9 @@ def test_weights_ship_in_the_package_and_never_learn_from_a_held_out_set() -> No
     data = json.loads((files("chord_memory") / "data" / weigh.WEIGHTS).read_text("utf-8"))
     assert data["weights"] and not any(name.startswith("heldout") for name in data["sets"])
     assert weigh.trained_on() == data["sets"]
-    assert weigh.weights() == {k: float(v) for k, v in data["weights"].items()}
+    assert weigh.weights() == weigh.unpack(data["weights"]) and len(weigh.weights()) > 1000
+    assert weigh.unpack(weigh.pack({"w:a": 0.5, "b:x_y": -1.25, "bias": 1e-4})) == \
+        {"w:a": 0.5, "b:x_y": -1.25, "bias": 1e-4}
 
 
 def test_the_score_does_not_depend_on_the_order_of_the_features() -> None:
@@ -120,4 +122,4 @@ def test_what_the_user_marks_as_lasting_is_kept_in_a_quiet_turn() -> None:
 
 def test_the_turn_model_ships_with_the_others() -> None:
     data = json.loads((files("chord_memory") / "data" / weigh.WEIGHTS).read_text("utf-8"))
-    assert data["turns"] and weigh.turns() == {k: float(v) for k, v in data["turns"].items()}
+    assert data["turns"] and weigh.turns() == weigh.unpack(data["turns"]) and len(weigh.turns()) > 1000
