@@ -309,6 +309,7 @@ _SPELLINGS = "|".join(re.escape(k) for k in sorted(_SPELLED, key=len, reverse=Tr
 _CHAT = re.compile(rf"(?i)(?<![\w'])(?:{_SPELLINGS})(?![\w'])")
 
 
+@lru_cache(maxsize=4096)  # judge, signals, _cued and _rescue each ask it of the same sentence
 def _spelled(text: str) -> str:
     """How people spell in chat, to what the rules read ("dont" is "don't", "r" is "are")."""
     return _CHAT.sub(_respell, text)
@@ -416,6 +417,7 @@ _WRAPS = (("**", "**"), ("__", "__"), ('"', '"'), ("“", "”"), ("'", "'"), ("
           ("_", "_"))
 
 
+@lru_cache(maxsize=4096)
 def _unwrapped(raw: str) -> str:
     """The sentence without the quotes, backticks or emphasis wrapped around all of it ("**never
     push to main**"), and without such a mark left alone at either end; a mark that belongs to
@@ -1337,11 +1339,11 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
                     # nixos-rebuild" after a fact) is a statement too, and a record of its own
             for rec in candidates(sentence, summary_chars, judged, around, hushed):
                 mine = similar.words(rec.conclusion)
-                if similar.duplicate(rec.conclusion, seen):
+                if seen and similar.duplicate(rec.conclusion, seen):
                     continue
                 again = next((i for i, other in enumerate(written) if similar.same(mine, other)), None)
-                if again is None and similar.restated(sentence.text) and \
-                        any(similar.restates(rec.conclusion, other) for other in written):
+                if again is None and written and similar.restated(sentence.text) and \
+                        similar.restates(rec.conclusion, written):
                     continue  # said again with less, or with the talk around it: the first record stands
                 if again is None:
                     out.append(rec)

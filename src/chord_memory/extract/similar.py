@@ -114,12 +114,17 @@ def restated(text: str) -> bool:
     return _AGAIN.search(text) is not None
 
 
-def restates(text: str, other: frozenset[str]) -> bool:
-    """A rule said again ("again: no collect on the driver") that adds little to ``other`` (the
-    words of the record said first): most of its words, the words of the cue left out, are
-    in it, two at least, and both forbid or neither does. Said again, a rule is often said
-    shorter or with the talk around it, so the share of all words ``same`` asks for is not asked."""
+def restates(text: str, known: Iterable[frozenset[str]]) -> bool:
+    """A rule said again ("again: no collect on the driver") that adds little to one of
+    ``known`` (the words of the records said first): most of its words, the words of the cue
+    left out, are in it, two at least, and both forbid or neither does. Said again, a rule is
+    often said shorter or with the talk around it, so the share of all words ``same`` asks for
+    is not asked."""
     mine = words(_AGAIN.sub(" ", text))
+    return any(_restates(mine, other) for other in known)
+
+
+def _restates(mine: frozenset[str], other: frozenset[str]) -> bool:
     shared = mine & other
     return len(shared - _NOT) >= min(len(mine - _NOT), MIN_SHARED) and \
         len(shared) >= RESTATED * len(mine) and ("<not>" in mine) == ("<not>" in other)
@@ -128,5 +133,8 @@ def restates(text: str, other: frozenset[str]) -> bool:
 def duplicate(text: str, known: Iterable[frozenset[str]]) -> bool:
     """``text`` says what one of ``known`` (the words of records) says: in other words
     (``same``), or again with a cue that it is said again (``restates``)."""
-    mine, again = words(text), restated(text)
-    return any(same(mine, other) or (again and restates(text, other)) for other in known)
+    known = list(known)
+    if not known:
+        return False
+    mine = words(text)
+    return any(same(mine, other) for other in known) or (restated(text) and restates(text, known))
