@@ -37,10 +37,11 @@ KEPT = [  # (what the user typed, the type, words the record must say)
     ("can you please always run the type checker before you say it's done?", "preference",
      "always run the type checker"),
     ("like I said: BigDecimal for money, HALF_EVEN.", "preference", "BigDecimal for money"),
-    ("fyi the CI box has no GPU so anything cuda-related gets skipped there", "fact",
+    # a fact to one careful reader and a trap to another (a limit, a skip): the type model's call
+    ("fyi the CI box has no GPU so anything cuda-related gets skipped there", ("fact", "pitfall"),
      "CI box has no GPU"),
-    ("The API at https://api.example.com/v2 is rate-limited to 10 requests per second per key.", "fact",
-     "The API is rate-limited to 10 requests per second per key."),
+    ("The API at https://api.example.com/v2 is rate-limited to 10 requests per second per key.",
+     ("fact", "pitfall"), "The API is rate-limited to 10 requests per second per key."),
     ("my lead told me that we never run a new trajectory on the real arm before the simulator run",
      "preference", "never run a new trajectory on the real arm"),
 ]

@@ -8,6 +8,8 @@ import sys
 from importlib.resources import files
 from pathlib import Path
 
+import pytest
+
 from chord_memory.extract import rules, sentences, weigh
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,6 +30,8 @@ def test_weights_ship_in_the_package_and_never_learn_from_a_held_out_set() -> No
     assert weigh.weights() == weigh.unpack(data["weights"]) and len(weigh.weights()) > 1000
     assert weigh.unpack(weigh.pack({"w:a": 0.5, "b:x_y": -1.25, "bias": 1e-4})) == \
         {"w:a": 0.5, "b:x_y": -1.25, "bias": 1e-4}
+    with pytest.raises(ValueError, match="space"):
+        weigh.pack({"w:two words": 1.0})
 
 
 def test_the_score_does_not_depend_on_the_order_of_the_features() -> None:

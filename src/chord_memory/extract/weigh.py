@@ -117,14 +117,17 @@ def _data() -> dict[str, object]:
 
 
 def pack(table: Mapping[str, float]) -> dict[str, str]:
-    """A table of weights as the file holds it: its features, one a line, and their weights as
-    little-endian doubles in base64. Read back (``unpack``) it is the same table, bit for bit,
-    in a third of the time a JSON object of 300,000 numbers takes to parse."""
+    """A table of weights as the file holds it: its features, cut by spaces (a feature holds
+    none: its words are tokens), and their weights as little-endian doubles in base64. Nothing
+    in either needs an escape in JSON, so read back (``unpack``) it is the same table, bit for
+    bit, in a fraction of the time a JSON object of 300,000 numbers takes to parse."""
     names = sorted(table)
+    if any(not name or any(c.isspace() for c in name) for name in names):
+        raise ValueError("a feature with a space in it cannot be packed")
     values = array.array("d", (table[name] for name in names))
     if sys.byteorder == "big":
         values.byteswap()
-    return {"features": "\n".join(names), "values": base64.b64encode(values.tobytes()).decode("ascii")}
+    return {"features": " ".join(names), "values": base64.b64encode(values.tobytes()).decode("ascii")}
 
 
 def unpack(packed: Mapping[str, str]) -> dict[str, float]:
@@ -132,7 +135,7 @@ def unpack(packed: Mapping[str, str]) -> dict[str, float]:
     values.frombytes(base64.b64decode(packed["values"]))
     if sys.byteorder == "big":
         values.byteswap()
-    names = packed["features"].split("\n") if packed["features"] else []
+    names = packed["features"].split(" ") if packed["features"] else []
     assert len(names) == len(values), "a weights table whose features and values differ in number"
     return dict(zip(names, values, strict=True))
 
