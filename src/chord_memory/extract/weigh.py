@@ -136,8 +136,7 @@ def unpack(packed: Mapping[str, str]) -> dict[str, float]:
     if sys.byteorder == "big":
         values.byteswap()
     names = packed["features"].split(" ") if packed["features"] else []
-    assert len(names) == len(values), "a weights table whose features and values differ in number"
-    return dict(zip(names, values, strict=True))
+    return dict(zip(names, values, strict=True))  # as many features as weights, or ValueError
 
 
 @cache
