@@ -1337,13 +1337,15 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
                 if judged is None or _WHY_SENTENCE.match(sentence.text.strip()):
                     continue  # the reason only; one kept on its own ("we deploy w/ colmena, not
                     # nixos-rebuild" after a fact) is a statement too, and a record of its own
+            # the cue is the sentence's: the rules take a leading "again:" off the statement
+            said_again = similar.restated(sentence.text)
             for rec in candidates(sentence, summary_chars, judged, around, hushed):
                 mine = similar.words(rec.conclusion)
-                if seen and similar.duplicate(rec.conclusion, seen):
-                    continue
+                if any(similar.same(mine, other) for other in seen) or \
+                        (said_again and similar.restates(rec.conclusion, seen)):
+                    continue  # AGENTS.md or the docs say it already
                 again = next((i for i, other in enumerate(written) if similar.same(mine, other)), None)
-                if again is None and written and similar.restated(sentence.text) and \
-                        similar.restates(rec.conclusion, written):
+                if again is None and said_again and similar.restates(rec.conclusion, written):
                     continue  # said again with less, or with the talk around it: the first record stands
                 if again is None:
                     out.append(rec)
