@@ -526,3 +526,20 @@ def test_user_texts_reads_the_users_turns_only_typed_and_scrubbed() -> None:
     assert texts[0].startswith("we always deploy from main, token [REDACTED:")
     assert key not in texts[0] and "INFO worker" not in texts[0]
     assert texts[1] == "thanks"
+
+
+def test_a_yes_or_no_question_gets_the_answer_the_pattern_gives():
+    """``_Rx.finds``/``opens`` ask lowered ASCII text of a copy compiled without re.I: for every
+    pattern, in every case, the answer is ``search``/``match``'s (and non-ASCII text is asked of
+    the pattern as it is)."""
+    sets = Path(__file__).resolve().parent / "statements"
+    lines = [line for row in (sets / "dev.jsonl").read_text("utf-8").splitlines()[:120]
+             for line in json.loads(row)["text"].splitlines() if line.strip()]
+    lines += ["Never Push To MAIN", "ALWAYS run the TESTS first", "Straße und ſ: never", "İstanbul team owns it"]
+    patterns = [p for p in vars(rules).values() if isinstance(p, rules._Rx)]
+    assert sum(p._folded is not None for p in patterns) > len(patterns) * 0.9  # most have the fast copy
+    for text in lines:
+        for variant in (text, text.upper(), text.title()):
+            for p in patterns:
+                assert p.finds(variant) == (p.search(variant) is not None), (p.pattern[:40], variant)
+                assert p.opens(variant) == (p.match(variant) is not None), (p.pattern[:40], variant)

@@ -106,7 +106,7 @@ def own(feats: Iterable[str]) -> list[str]:
 def probability(weights: Mapping[str, float], feats: Iterable[str]) -> float:
     """The model's probability that the sentence holds something to keep. The sum is
     exact (math.fsum), so the order of the features never changes the score."""
-    z = math.fsum(weights.get(f, 0.0) for f in feats)
+    z = math.fsum(map(weights.get, feats, itertools.repeat(0.0)))  # weights.get(f, 0.0) for each f
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
@@ -163,7 +163,7 @@ def kind(table: Mapping[str, Mapping[str, float]], feats: Iterable[str], default
     """The type whose model scores the sentence highest (one against the rest), when it
     beats ``default``'s score by more than ``margin``; else ``default``."""
     feats = list(feats)
-    scores = {t: math.fsum(w.get(f, 0.0) for f in feats) for t, w in table.items()}
+    scores = {t: math.fsum(map(w.get, feats, itertools.repeat(0.0))) for t, w in table.items()}
     if not scores:
         return default
     best = max(sorted(scores), key=lambda t: scores[t])
