@@ -19,7 +19,7 @@ model is trained and measured.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
 from typing import Literal, NamedTuple, cast
 
@@ -30,6 +30,7 @@ Kind = Literal["preference", "fact", "workflow", "pitfall"]
 
 
 _OWN_FLAGS = re.compile(r"\(\?[aiLmsux-]+[:)]")
+_ANSWERS_KEPT = 256  # a pattern's last answers, by text: a sentence is asked the same thing several times
 
 
 class _Rx:
@@ -38,9 +39,11 @@ class _Rx:
     text is lowered and asked of a copy compiled without ``re.I``: the same answer, two to three
     times faster (the rules ask a sentence some hundred such questions; bench/extract.py). A
     pattern that names a cased letter other than a lower-case ASCII one, or sets its own flags,
-    has no such copy and is asked as it is."""
+    has no such copy and is asked as it is. The last answers are kept: the rules ask the same
+    sentence the same question several times."""
 
-    __slots__ = ("_folded", "findall", "finditer", "match", "pattern", "search", "split", "sub")
+    __slots__ = ("_found", "_lower_match", "_lower_search", "_opened", "findall", "finditer", "match",
+                 "pattern", "search", "split", "sub")
 
     def __init__(self, source: str) -> None:
         compiled = re.compile(source, re.I)
@@ -50,17 +53,31 @@ class _Rx:
         bare = re.sub(r"\\.|\(\?P<\w+>|\(\?P=\w+\)", "", source)  # escapes (\b, \W) and group names: no case
         uncased = all(c.islower() or not c.isalpha() if c.isascii() else c.lower() == c.upper()
                       for c in bare)
-        self._folded = re.compile(source) if uncased and not _OWN_FLAGS.search(source) else None
+        lower = re.compile(source) if uncased and not _OWN_FLAGS.search(source) else None
+        self._lower_search = lower.search if lower is not None else None
+        self._lower_match = lower.match if lower is not None else None
+        self._found: dict[str, bool] = {}
+        self._opened: dict[str, bool] = {}
 
     def finds(self, text: str) -> bool:
-        if self._folded is not None and text.isascii():
-            return self._folded.search(text.lower()) is not None
-        return self.search(text) is not None
+        return _answer(text, self._found, self.search, self._lower_search)
 
     def opens(self, text: str) -> bool:
-        if self._folded is not None and text.isascii():
-            return self._folded.match(text.lower()) is not None
-        return self.match(text) is not None
+        return _answer(text, self._opened, self.match, self._lower_match)
+
+
+def _answer(text: str, answers: dict[str, bool], ask: Callable[[str], object],
+            ask_lowered: Callable[[str], object] | None) -> bool:
+    found = answers.get(text)
+    if found is None:
+        if ask_lowered is not None and text.isascii():
+            found = ask_lowered(text.lower()) is not None
+        else:
+            found = ask(text) is not None
+        if len(answers) >= _ANSWERS_KEPT:
+            answers.clear()
+        answers[text] = found
+    return found
 
 
 def _rx(pattern: str) -> _Rx:
