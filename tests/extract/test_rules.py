@@ -528,7 +528,7 @@ def test_user_texts_reads_the_users_turns_only_typed_and_scrubbed() -> None:
     assert texts[1] == "thanks"
 
 
-def test_a_yes_or_no_question_gets_the_answer_the_pattern_gives():
+def test_a_yes_or_no_question_gets_the_answer_the_pattern_gives() -> None:
     """``_Rx.finds``/``opens`` ask lowered ASCII text of a copy compiled without re.I: for every
     pattern, in every case, the answer is ``search``/``match``'s (and non-ASCII text is asked of
     the pattern as it is)."""
