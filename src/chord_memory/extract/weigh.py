@@ -85,8 +85,11 @@ def features(text: str, signals: Iterable[str]) -> set[str]:
 
 def turn_features(text: str) -> list[str]:
     """What the turn model weighs: the words and word pairs of the whole turn (its sentences,
-    without what was pasted), its first words, its length and its question marks."""
-    words = tokens(text)
+    without what was pasted), its first words, its length and its question marks. Like the
+    sentence model it reads the turn without its URLs, machine paths, hostnames and secrets:
+    a statement with a pasted link is kept without it, so the link says nothing of whether the
+    turn holds one."""
+    words = _tokens(without_places(text))
     out = {"bias", f"tl:{min(len(words) // 8, 10)}", f"tq:{min(text.count('?'), 3)}"}
     out.update("tw:" + w for w in words)
     out.update(f"tb:{a}_{b}" for a, b in itertools.pairwise(words))
@@ -119,8 +122,9 @@ def _data() -> dict[str, object]:
 def pack(table: Mapping[str, float]) -> dict[str, str]:
     """A table of weights as the file holds it: its features, cut by spaces (a feature holds
     none: its words are tokens), and their weights as little-endian doubles in base64. Nothing
-    in either needs an escape in JSON, so read back (``unpack``) it is the same table, bit for
-    bit, in a fraction of the time a JSON object of 300,000 numbers takes to parse."""
+    in either needs an escape in JSON but the few letters beyond ASCII, so read back (``unpack``)
+    it is the same table, bit for bit, in a fraction of the time a JSON object of 300,000
+    numbers takes to parse."""
     names = sorted(table)
     if any(not name or any(c.isspace() for c in name) for name in names):
         raise ValueError("a feature with a space in it cannot be packed")
