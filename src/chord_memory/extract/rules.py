@@ -1274,9 +1274,11 @@ def candidates(sentence: sentences.Sentence, summary_chars: int,
         statement, ruled, steps, intro = _list(sentence)
         task = _TASK_VERB.opens(intro) or _ASK.opens(intro) or intro.endswith("?") or _META.opens(intro) or \
             _TASK_LABEL.opens(sentence.text.strip())
+        # kept when the model says so, or the user marked it as lasting, in its label or in an
+        # item ("PR description: - always link the ticket - say how you tested it")
         if sum(_content(s) >= 1 for s in steps) >= 2 and not _TASK_ONLY.finds(statement) and not task and \
                 (intro or not all(_TASK_VERB.opens(s) and _DEICTIC.finds(s) for s in steps)) and \
-                (_cued(sentence.text) or
+                (_cued(sentence.text) or any(_cued(step) for step in steps) or
                  weigh.probability(weigh.weights(), list_features(statement, context)) >= KEEP_LIST):
             yield _record(Judged("preference" if ruled else "workflow", statement, None), summary_chars)
         return
