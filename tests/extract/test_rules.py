@@ -438,6 +438,18 @@ def test_a_pasted_diff_is_not_read_as_sentences() -> None:
         "We always deploy from the release branch."]
 
 
+def test_a_list_with_an_item_marked_as_lasting_is_kept_whatever_the_model_says(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An item cued as a sentence would be ("always ...") keeps its list, as the sentence alone
+    would be kept; a list with no such item is left to the model."""
+    monkeypatch.setattr(rules, "KEEP_LIST", 1.01)  # no list the model weighs can reach it
+    cued = "PR description:\n- always link the ticket\n- say how you tested it"
+    plain = "PR description:\n- link the ticket\n- say how you tested it"
+    assert [r.conclusion for r in rules.extract([cued], "s").records] == [
+        "PR description: always link the ticket; say how you tested it."]
+    assert rules.extract([plain], "s").records == []
+
+
 def test_what_someone_else_wrote_is_not_the_users_words() -> None:
     quoted = ("fwd from the auditors:\n\n"
               "Per clause 9, all exports must be encrypted at rest. We recommend rotating keys monthly.\n\n"
