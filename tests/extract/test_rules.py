@@ -20,8 +20,10 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "extraction.md"
 KEPT = [  # (what the user typed, the type, words the record must say)
     ("the CLI flags should stay kebab-case", "preference", "CLI flags should stay kebab-case"),
     ("On Android, background work goes through WorkManager only.", "preference", "WorkManager only"),
-    # a rule to one careful reader and a trap to another: the type model's call, by a hair
-    ("Anything touching the payment SDK has to be reviewed by the payments team.", ("preference", "pitfall"),
+    # a rule to one careful reader, a trap or a process to others: the type model's call (never a
+    # fact: a modal rule)
+    ("Anything touching the payment SDK has to be reviewed by the payments team.",
+     ("preference", "pitfall", "workflow"),
      "reviewed by the payments team"),
     ("going forward please squash commits when merging", "preference", "Squash commits when merging"),
     ("keep in mind the search index is rebuilt nightly", "fact", "search index is rebuilt nightly"),
@@ -163,7 +165,7 @@ def test_a_reason_the_user_gave_without_a_because_is_the_why(text: str, why: str
     "no lodash or moment anywhere in the bundle",  # "or" between two things: no clause
     "don't pass -X flags to the compiler by hand, use the toolchain file",  # an option's dash
     "always seed with set_seed in utils/seed.py, i see you used random.seed in the loader",  # the answer
-    "store durations as integer milliseconds, so the exporter has to divide by 1000",  # "so" + a rule
+    "always store durations as integer milliseconds, so the exporter has to divide by 1000",  # "so" + a rule
 ])
 def test_what_is_no_reason_is_not_the_why(text: str) -> None:
     records = rules.extract([text], "s").records
@@ -480,7 +482,8 @@ def test_a_long_list_cut_by_commas_does_not_make_a_pattern_backtrack_without_end
 
 
 _PLACE_TEXT = st.lists(st.sampled_from([*"ab.:/\\~ -_wWtTpPhHsScCoOmM0123456789", "https://", "www.", "C:\\x",
-                                         "~/x", "10.0.0.1", "[REDACTED:aws-key]", "a.b.c", "e.g.", "file.py",
+                                         "~/x", "10.0.0.1", "[REDACTED:aws-key]", "a.b.c", "e.g.", "file.py", "!", "#", "$", "@",
+                                         "=", "+", "%", "&",
                                          "HTTP://", *(f"/{d}" for d in sentences._ROOT_DIRS),
                                          *(f".{e}" for e in sentences._HOST_ENDS)]),
                        max_size=16).map("".join)
@@ -556,3 +559,62 @@ def test_a_yes_or_no_question_gets_the_answer_the_pattern_gives() -> None:
             for p in patterns:
                 assert p.finds(variant) == (p.search(variant) is not None), (p.pattern[:40], variant)
                 assert p.opens(variant) == (p.match(variant) is not None), (p.pattern[:40], variant)
+
+
+@pytest.mark.parametrize(("said", "expected"), [
+    # an aside word inside quotes, or an adverb of its clause, does not start a sentence
+    ("apparently having 'best note app' in the subtitle counts as 'irrelevant'",
+     ["apparently having 'best note app' in the subtitle counts as 'irrelevant'"]),
+    ("which is fine, BUT the converter also mangled the export hints",
+     ["which is fine, BUT the converter also mangled the export hints"]),
+    ("we also use ruff for imports", ["we also use ruff for imports"]),
+    # a range of numbers does not end one
+    ("the sensor range is 0 .. 12_000, so use the subtype",
+     ["the sensor range is 0 .. 12_000, so use the subtype"]),
+    # where the subject changes, it still does
+    ("fixed the port there btw the CI box is slow", ["fixed the port there", "btw the CI box is slow"]),
+    ("ok also please bump it. note: tabs. run ps aux to see",
+     ["ok", "also please bump it.", "note: tabs.", "run ps aux to see"]),
+])
+def test_a_sentence_is_cut_where_the_subject_changes_not_inside_a_clause(said: str,
+                                                                       expected: list[str]) -> None:
+    assert [s.text for s in sentences.split(said)] == expected
+
+
+def test_an_errors_message_indented_under_it_is_pasted() -> None:
+    said = ("Error in checkFullRank(modelMatrix) :\n"
+            "  the model matrix is not full rank, so the model cannot be fit as specified.\n"
+            "  One or more variables in the design formula are linear\n"
+            "  combinations of the others and must be removed.\n"
+            "we always put the batch first in the design formula")
+    assert [s.text for s in sentences.split(said)] == ["we always put the batch first in the design formula"]
+    warned = "RemovedInAirflow3Warning: Param `schedule_interval` is deprecated.\nwe always use schedule"
+    assert [s.text for s in sentences.split(warned)] == ["we always use schedule"]
+
+
+@pytest.mark.parametrize("cue", ["Please remember this for all future changes.",
+                                 "keep that in mind for anything stateful",
+                                 "Don't forget this for new screens.",
+                                 "That goes for anything that lists bookings, not just this."])
+def test_a_sentence_that_marks_the_one_before_as_lasting_is_not_a_record_of_its_own(
+        cue: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It keeps the sentence before it, whatever the model says of that one."""
+    monkeypatch.setattr(rules, "KEEP", 1.01)  # no sentence the model weighs can reach it
+    said = "the patch window for prod is the weekend, Sat 22:00 to Sun 04:00 IST."
+    records = rules.extract([f"{said} {cue}"], "s").records
+    assert [r.conclusion for r in records] == ["The patch window for prod is the weekend, Sat 22:00 to Sun "
+                                               "04:00 IST."]
+    assert rules.extract([said], "s").records == []
+    # "note that ..." says a thing of its own: it marks nothing
+    assert not rules.back_cue("Note that in CI environments this setting is true by default.")
+
+
+def test_a_generated_password_no_scanner_names_is_never_kept() -> None:
+    """No keyword stands beside it ("Password please generate. The current one is ..."), so the
+    scrubber leaves it: the extractor takes it for a secret by its shape."""
+    said = "Password please generate, 32 chars. The current one for app_ro is tR8#vW2qLp9!zX4mN7sK1, don't reuse."
+    assert rules.extract([said], "s").records == []
+    kept = rules.extract(["Always rotate it with the vault CLI, never paste Xy7!kLm2#pQr9q in chat."], "s").records
+    assert kept and all("Xy7" not in r.conclusion for r in kept)
+    for code in ("stacklevel=2 everywhere", "MACOSX_DEPLOYMENT_TARGET=11.0", "C#/.NET 8", "v1.2.3+build4"):
+        assert not sentences.names_a_place(code), code

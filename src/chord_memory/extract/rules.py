@@ -611,7 +611,7 @@ _TASK_LABEL = _rx(r"^(?:\*\*|#+\s*)?(?:task|todo|to ?do|ac|acceptance criteria|d
 
 
 # A sentence that stops where its point should come: "The PDP sections are:" (a list follows)
-_DANGLING = _rx(r"\b(?:is|are|was|were|be|the|a|an|to|of|with|for|and|or|but|like|as|via|into)[.:!,]*$")
+_DANGLING = _rx(r"\b(?:is|are|was|were|be|the|a|an|to|of|with|for|and|or|but|like|as|via|into|see)[.:!,]*$")
 
 
 def judge(raw: str) -> Judged | None:
@@ -677,7 +677,8 @@ def judge(raw: str) -> Judged | None:
                                        r"by)\b", body) and len(body.split()) <= 6) or
                              re.match(r"(?i)^the (?:one|ones|other)\b", body)):
         return None  # a symptom of today's bug, the user about themselves, a fragment
-    if len(body.split()) <= 10 and re.search(r"(?i)\b(?:that|this|it|them|those|these|ones)[.!]*$", body) \
+    if len(body.split()) <= 10 and re.search(r"(?i)\b(?:that|this|it|them|those|these|ones)(?: before| already| "
+                                             r"again| too| twice| a lot| many times)?[.!]*$", body) \
             and _content(re.split(r"[,;]\s|\s[-—–]\s", body)[0]) < 2:
         return None  # "scripts downstream depend on that": about something said before (not
         # "objstore config is in the secret, dont inline it": what "it" is, it says)
@@ -734,19 +735,43 @@ def _cued(raw: str) -> bool:
                 not _TASK_ONLY.finds(body))
 
 
-def decide(raw: str, context: Iterable[str] = (), hushed: bool = False) -> Judged | None:
+# A sentence that only marks the one before it as lasting: "Please remember this for all future
+# changes.", "keep that in mind for anything stateful", "that goes for every new screen", "keep it
+# that way" (not "note it only exists in ...", "keep it simple": they say something of their own)
+_BACK_CUE = _rx(r"^(?:(?:ok(?:ay)?|and|so|also|pls|please|oh and|important|very important)[,!:]?\s+)*"
+                r"(?:(?:(?:please\s+)?(?:remember|memori[sz]e|note|don'?t forget|do not forget|never forget|"
+                r"write down|save)\s+(?:this|that|it|these|those)(?:\s+one)?(?:\s+down)?|(?:keep|bear)\s+"
+                r"(?:this|that|it|these|those)\s+in mind|keep (?:it|them) (?:that way|so|like that))"
+                r"(?=\s*(?:$|[.!,;:\u2014\u2013-]|(?:for|when|whenever|going forward|from now on|everywhere|"
+                r"please|pls|too|always|in (?:the )?future)\b))|(?:this|that|it) (?:goes|applies|holds) (?:for|to)\b|"
+                r"(?:this|that) is (?:the|our) (?:rule|standard|convention|policy)\b)")
+# "That goes for anything that lists bookings, not just this.", "This is the rule for all screens,
+# from the warehouse manager.": the scope of the rule before, never a rule of its own
+_BACK_SCOPE = _rx(r"^(?:(?:ok(?:ay)?|and|so|also)[,!]?\s+)*(?:(?:this|that|it) (?:goes|applies|holds) (?:for|to)\b|"
+                  r"(?:this|that) is (?:the|our) (?:rule|standard|convention|policy)\b)[^:;]*$")
+_BACK_CUE_ONLY = _rx(r"^[^,;:\u2014\u2013]*[.!]*$")  # nothing after the cue but its scope: no reason, no rule
+
+
+def back_cue(raw: str) -> bool:
+    """The sentence marks the one before it as lasting (``_BACK_CUE``)."""
+    return _BACK_CUE.opens(raw.strip())
+
+
+def decide(raw: str, context: Iterable[str] = (), hushed: bool = False, marked: bool = False) -> Judged | None:
     """The rules' judgement, weighed: what they keep is kept unless the model finds it
     unlike anything people keep; what they leave out is kept when the model is sure. The
     type of what is kept is the type model's (``_typed``). In a turn that holds nothing to
-    keep (``hushed``: see ``quiet``) only what the user marked as lasting is kept."""
-    if hushed and not _cued(raw):
+    keep (``hushed``: see ``quiet``) only what the user marked as lasting is kept; ``marked``:
+    the next sentence marks this one so ("Please remember this for all future changes.")."""
+    cued = marked or _cued(raw)
+    if hushed and not cued:
         return None  # asked first: in a turn that is not hushed, most sentences never need it
     judged = judge(raw)
     rescued = _rescue(raw) if judged is None else None
     if judged is None and rescued is None:
         return None  # never kept, whatever the model says: no need to ask it
     feats = weigh.features(raw, [*signals(raw, judged), *context])
-    if judged is None or not (hushed or _cued(raw)):  # hushed and still here: cued, asked above
+    if judged is None or not (hushed or cued):  # hushed and still here: cued, asked above
         p = weigh.probability(weigh.weights(), feats)
         # steps in one sentence ("hold BOOT, tap RESET, then make flash") are a workflow the
         # rules' shapes do not read: the model need not be as sure of them
@@ -1266,8 +1291,8 @@ def list_features(statement: str, context: Iterable[str]) -> set[str]:
 
 
 def candidates(sentence: sentences.Sentence, summary_chars: int,
-               judged: Judged | None, context: tuple[str, ...] = (), hushed: bool = False
-               ) -> Iterator[NewRecord]:
+               judged: Judged | None, context: tuple[str, ...] = (), hushed: bool = False,
+               marked: bool = False) -> Iterator[NewRecord]:
     """The records of one sentence: its steps, what ``decide`` made of it, or else the
     standing statements in its clauses."""
     if sentence.steps:
@@ -1278,7 +1303,7 @@ def candidates(sentence: sentences.Sentence, summary_chars: int,
         # item ("PR description: - always link the ticket - say how you tested it")
         if sum(_content(s) >= 1 for s in steps) >= 2 and not _TASK_ONLY.finds(statement) and not task and \
                 (intro or not all(_TASK_VERB.opens(s) and _DEICTIC.finds(s) for s in steps)) and \
-                (_cued(sentence.text) or any(_cued(step) for step in steps) or
+                (marked or _cued(sentence.text) or any(_cued(step) for step in steps) or
                  weigh.probability(weigh.weights(), list_features(statement, context)) >= KEEP_LIST):
             yield _record(Judged("preference" if ruled else "workflow", statement, None), summary_chars)
         return
@@ -1286,7 +1311,7 @@ def candidates(sentence: sentences.Sentence, summary_chars: int,
         yield _record(judged, summary_chars)
         return
     for clause in _clauses(sentence.text):
-        part = decide(clause, context, hushed)
+        part = decide(clause, context, hushed, marked)
         if part is not None:
             yield _record(part, summary_chars)
 
@@ -1375,8 +1400,12 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
         turn = list(sentences.split(text))
         opens = n == 0 and len(texts) > 1  # the briefing of a session of several turns
         hushed = quiet(turn, opens)
-        for sentence, around in zip(turn, context(turn, opens), strict=True):
-            judged = decide(sentence.text, around, hushed) if not sentence.steps else None
+        cues = [back_cue(s.text) and not s.steps for s in turn]
+        for i, (sentence, around) in enumerate(zip(turn, context(turn, opens), strict=True)):
+            if cues[i] and (_BACK_CUE_ONLY.finds(sentence.text.strip()) or _BACK_SCOPE.opens(sentence.text)):
+                continue  # "Please remember this for all future changes.": said of the sentence before
+            marked = i + 1 < len(turn) and cues[i + 1]
+            judged = decide(sentence.text, around, hushed, marked) if not sentence.steps else None
             if last is not None and judged is None and _continues(sentence.text):
                 more = _sentence(sentences.without_places(sentence.text.strip()))
                 conclusion = out[last].conclusion + " " + more[:1].upper() + more[1:]
@@ -1392,7 +1421,7 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
                     # nixos-rebuild" after a fact) is a statement too, and a record of its own
             # the cue is the sentence's: the rules take a leading "again:" off the statement
             said_again = similar.restated(sentence.text)
-            for rec in candidates(sentence, summary_chars, judged, around, hushed):
+            for rec in candidates(sentence, summary_chars, judged, around, hushed, marked):
                 mine = similar.words(rec.conclusion)
                 if any(similar.same(mine, other) for other in seen) or \
                         (said_again and similar.restates(rec.conclusion, seen)):

@@ -21,8 +21,19 @@ _ABBREVIATION = re.compile(r"(?i)(?:^|[\s(])(?:e\.g|i\.e|etc|vs|approx|cf|fig|no
                            r"incl|excl|esp|min|max|avg|ca|\d{1,2}|[a-z])\.$")  # "1." may number a step;
 # "pin it to 1.24.4. and from now on ..." ends one
 # Where a run-on changes subject: "... there btw the CI box ...", "... ok also please ..."
-_ASIDE = re.compile(r"\s+(?=(?:btw|fyi|also|oh and|and also|ps|p\.s\.|side note|heads up|note)\b[,:]?\s)",
-                    re.I)
+# ("note" and "ps" only with their colon or comma, or "note that": "'best note app'", "ps aux")
+_ASIDE = re.compile(r"\s+(?=(?:btw|fyi|also|oh and|and also|p\.s\.|side note|heads up)\b[,:]?\s|(?:ps|note)[,:]\s|"
+                    r"note that\s)", re.I)
+# "also" that is an adverb of its clause, not the start of another: "we also ...", "the converter
+# also mangled ...", "it also needs ..."
+_ALSO_BEFORE = re.compile(r"(?i)\b(?:we|i|it|they|you|he|she|which|who|that|this|there|is|are|was|"
+                          r"were|can|could|should|must|will|would|may|might|do|does|did|has|have|had|not)$")
+_ALSO_AFTER = re.compile(r"(?i)also,?\s+(?:\w+ed|is|are|was|were|has|had|does|did|needs|uses|runs|breaks|works|"
+                         r"fails|gets|goes|means|applies|lives|sets|adds|calls|writes|reads|takes|makes|checks|sends|"
+                         r"holds|keeps|exports|imports|supports|depends|requires|contains|includes|affects|changes|"
+                         r"happens|counts|matters|comes|ships|owns|pulls|pushes|has to|need to|needs to)\b")
+_OPEN_QUOTE = re.compile(r"(?:^|[\s(\[])['\"\u2018\u201c](?=\w)")
+_CLOSE_QUOTE = re.compile(r"(?<=[\w.!?])['\"\u2019\u201d](?=$|[\s.,;:!?)\]])")
 _BULLET = re.compile(r"^\s*(?:[-*•+]|\d{1,2}[.)]|[a-z][.)]|\(\d{1,2}\))\s+")
 _DOT = re.compile(r"^\s*[-*•]\s+")
 _INLINE_STEP = re.compile(r"(?:^|\s)\(?([1-9])[.)]\s+")
@@ -32,7 +43,7 @@ _LOG_LINE = re.compile(
     r"(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL)\b[: ]|Traceback \(most recent|"
     r"File \"[^\"]+\", line \d|at [\w$.<>]+\(|\s*at .+:\d+:\d+\)?$|[\w.]+(?:Error|Exception):|"
     r"npm (?:ERR|WARN)|error(?:\[\w+\])?:|warning:|E\s{2,}|>>>|\$ |PS [A-Z]:\\|[\w./-]+:\d+:\d*:? |"
-    r"(?:FAILED|PASSED|FAIL|ERROR|XFAIL|SKIPPED)\b|Uncaught \w+|\w+Error:|panic:|thread '.+' panicked|"
+    r"(?:FAILED|PASSED|FAIL|ERROR|XFAIL|SKIPPED)\b|Uncaught \w+|\w+Error:|[A-Z]\w*Warning: |panic:|thread '.+' panicked|"
     r"(?:HINT|NOTE|DETAIL|CONTEXT|STATEMENT|LINE \d+|Starting|Running|Finished|Compiling|Building|"
     r"Downloading|"
     r"Installing|Collecting|Successfully|Expected|Received|Caused by):|'.+' is not recognized as|"
@@ -56,7 +67,26 @@ _PATH = re.compile(rf"(?<![\w/.:~-])(?:~|/(?:{'|'.join(_ROOT_DIRS)})\b)(?:/[^\s`
 _HOST = re.compile(rf"(?<![\w.@/-])(?:[a-z0-9-]+\.){{2,}}(?:{'|'.join(_HOST_ENDS)})\b(?::\d+)?|"
                    r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?(?![\w.])", re.I)
 _LEADING_PREP = r"(?:\s*(?:at|in|from|on|to|under|via|see|like|under|over|into)\s+)?"
-_SECRET = rf"(?:[A-Za-z_][A-Za-z0-9_.-]*\s*[=:]\s*)?{REDACTED.pattern}"  # a secret, with the name assigned it
+# a password a generator made, which no scanner's rule names (no keyword beside it: "Password please
+# generate, 32 chars. The current one for app_ro is tR8#vW2q…"): twelve characters or more with an
+# upper-case letter, a lower-case one, a digit and one of ``_SYMBOLS``, and no "/" (not a path, not a URL)
+_SYMBOLS = "!#$%^&*~"  # not "=", "+", "@": "stacklevel=2", "v1.2+build3", "Ops1@Example.com"
+_GENERATED = (r"(?-i:(?<![^\s(\[`'\"])(?=[^\s/]*[A-Z])(?=[^\s/]*[a-z])(?=[^\s/]*\d)(?=[^\s/]*[!#$%^&*~])"
+              r"[A-Za-z0-9!#$%^&*~+=@._-]{12,64}(?=[,.;:)\]`'\"]?(?:\s|$)))")  # in a pattern that ignores case
+_SYMBOL = re.compile(f"[{re.escape(_SYMBOLS)}]")
+_GENERATED_RX = re.compile(_GENERATED)
+
+
+def unnamed_secrets(text: str) -> str:
+    """``text`` with each password a generator made (``_GENERATED``) as ``[REDACTED:generated-password]``:
+    what the scrubber does not find, since no keyword stands beside it, before a text leaves for a
+    model or into a record (extract/model/prompt.py, extract/plan.py)."""
+    if _SYMBOL.search(text) is None:
+        return text
+    return _GENERATED_RX.sub("[REDACTED:generated-password]", text)
+
+
+_SECRET = rf"(?:[A-Za-z_][A-Za-z0-9_.-]*\s*[=:]\s*)?(?:{REDACTED.pattern}|{_GENERATED})"  # with the name assigned it
 _PLACES = re.compile(rf"{_URL.pattern}|{_PATH.pattern}|{_HOST.pattern}", re.I)  # a URL, a path, a host
 _BARE = re.compile(rf"(?:{_PLACES.pattern}|{_SECRET})", re.I)
 _GONE = re.compile(rf"{_LEADING_PREP}(?:\(\s*)?(?:{_PLACES.pattern}|{_SECRET})(?:\s*\))?", re.I)
@@ -101,6 +131,11 @@ _DIFF_START = re.compile(r"^(?:diff --git |--- (?:a/|\S+/)|\+\+\+ (?:b/|\S+/)|@@
 _DIFF_LINE = re.compile(r"^(?:[ +\-@\\]|$|diff |index |new file|deleted file|similarity|rename )")
 
 
+# "Error in checkFullRank(modelMatrix) :" and the lines of its message, indented under it
+_ERROR_HEAD = re.compile(r"^\s*(?:Error|Warning|Exception|Fatal|Caused by|Traceback)\b.{0,200}:\s*$")
+_INDENTED = re.compile(r"^(?: {2,}|\t)(?![-*\u2022+]\s|\d{1,2}[.)]\s)\S")
+
+
 def typed(text: str) -> str:
     """``text`` without code blocks, pasted diffs and the lines of pasted logs, traces and code:
     what the rules could keep (so the scrubber is not run over megabytes of a log first). A
@@ -120,6 +155,11 @@ def typed(text: str) -> str:
             in_diff = False
         pasted.append(in_diff or line == _RUN or len(line) > MAX_LINE or noise(line) or
                       bool(_DRAWN.match(line)))
+    for i in range(1, len(lines)):  # an error's message, wrapped and indented under its head
+        line = lines[i]
+        if line.startswith(("  ", "\t")) and not pasted[i] and _INDENTED.match(line) and \
+                (pasted[i - 1] or _ERROR_HEAD.match(lines[i - 1])):
+            pasted[i - 1] = pasted[i] = True
     for i in range(1, len(lines) - 1):
         if not pasted[i] and lines[i].strip() and pasted[i - 1] and pasted[i + 1] and \
                 lines[i - 1].strip() and lines[i + 1].strip():
@@ -234,6 +274,9 @@ def _ends(line: str) -> list[str]:
         head = line[start:m.start() + 1]
         if m.group(0).startswith(".") and _ABBREVIATION.search(head):
             continue
+        if m.group(0).rstrip() == ".." and head[:-1].rstrip(" .")[-1:].isdigit() and \
+                line[m.end():m.end() + 1].isdigit():
+            continue  # a range: "the sensor range, 0 .. 12_000"
         if ")" in m.group(0) and head.count("(") > head.count(")") and line[m.end():m.end() + 1].islower():
             continue  # "head/fromJust/(!) are banned", "use foo (yes!) for this": in brackets, it goes on
         parts.append(line[start:m.end()].strip())
@@ -245,10 +288,27 @@ def _ends(line: str) -> list[str]:
 def _sentences(line: str) -> Iterator[Sentence]:
     for part in _ends(line):
         for clause in re.split(r";\s+", part):
-            for piece in _ASIDE.split(clause):
+            for piece in _asides(clause):
                 piece = piece.strip()
                 if piece:
                     yield Sentence(piece)
+
+
+def _asides(clause: str) -> list[str]:
+    """The clause cut where a run-on changes subject ("... there btw the CI box ..."), not where
+    an aside word is part of the clause (``_ALSO_BEFORE``, ``_ALSO_AFTER``) or in quotes or code
+    ("having 'best note app' in the subtitle")."""
+    pieces, start = [], 0
+    for m in _ASIDE.finditer(clause):
+        head, tail = clause[:m.start()], clause[m.end():]
+        if head.count("`") % 2 or len(_OPEN_QUOTE.findall(head)) > len(_CLOSE_QUOTE.findall(head)):
+            continue
+        if tail[:4].lower() == "also" and (_ALSO_BEFORE.search(head) or _ALSO_AFTER.match(tail)):
+            continue
+        pieces.append(clause[start:m.start()])
+        start = m.end()
+    pieces.append(clause[start:])
+    return pieces
 
 
 # A word left waiting for the object that was taken out: the statement was about that object.
@@ -272,6 +332,7 @@ def _may_name_a_place(text: str) -> bool:
     need not be tried."""
     low = text.lower()
     return "://" in low or "www." in low or "~" in low or ":\\" in low or "[redacted:" in low or \
+        (_SYMBOL.search(text) is not None and _GENERATED_RX.search(text) is not None) or \
         ("/" in low and _ROOTS.search(low) is not None) or \
         (low.count(".") >= 2 and _TLD.search(low) is not None)
 

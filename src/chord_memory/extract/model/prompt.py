@@ -34,9 +34,10 @@ def text(name: str) -> str:
 
 
 def clean(value: str) -> str:
+    from chord_memory.extract.sentences import unnamed_secrets
     from chord_memory.secrets import scrub
 
-    return scrub(value)[0]
+    return unnamed_secrets(scrub(value)[0])
 
 
 def bounded(value: str, limit: int, what: str) -> str:
