@@ -482,8 +482,8 @@ def test_a_long_list_cut_by_commas_does_not_make_a_pattern_backtrack_without_end
 
 
 _PLACE_TEXT = st.lists(st.sampled_from([*"ab.:/\\~ -_wWtTpPhHsScCoOmM0123456789", "https://", "www.", "C:\\x",
-                                         "~/x", "10.0.0.1", "[REDACTED:aws-key]", "a.b.c", "e.g.", "file.py", "!", "#", "$", "@",
-                                         "=", "+", "%", "&",
+                                         "~/x", "10.0.0.1", "[REDACTED:aws-key]", "a.b.c", "e.g.", "file.py",
+                                         "!", "#", "$", "@", "=", "+", "%", "&",
                                          "HTTP://", *(f"/{d}" for d in sentences._ROOT_DIRS),
                                          *(f".{e}" for e in sentences._HOST_ENDS)]),
                        max_size=16).map("".join)
@@ -612,9 +612,11 @@ def test_a_sentence_that_marks_the_one_before_as_lasting_is_not_a_record_of_its_
 def test_a_generated_password_no_scanner_names_is_never_kept() -> None:
     """No keyword stands beside it ("Password please generate. The current one is ..."), so the
     scrubber leaves it: the extractor takes it for a secret by its shape."""
-    said = "Password please generate, 32 chars. The current one for app_ro is tR8#vW2qLp9!zX4mN7sK1, don't reuse."
+    said = ("Password please generate, 32 chars. The current one for app_ro is tR8#vW2qLp9!zX4mN7sK1, "
+            "don't reuse.")
     assert rules.extract([said], "s").records == []
-    kept = rules.extract(["Always rotate it with the vault CLI, never paste Xy7!kLm2#pQr9q in chat."], "s").records
+    kept = rules.extract(["Always rotate it with the vault CLI, never paste Xy7!kLm2#pQr9q in chat."],
+                         "s").records
     assert kept and all("Xy7" not in r.conclusion for r in kept)
     for code in ("stacklevel=2 everywhere", "MACOSX_DEPLOYMENT_TARGET=11.0", "C#/.NET 8", "v1.2.3+build4"):
         assert not sentences.names_a_place(code), code

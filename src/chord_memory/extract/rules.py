@@ -677,8 +677,8 @@ def judge(raw: str) -> Judged | None:
                                        r"by)\b", body) and len(body.split()) <= 6) or
                              re.match(r"(?i)^the (?:one|ones|other)\b", body)):
         return None  # a symptom of today's bug, the user about themselves, a fragment
-    if len(body.split()) <= 10 and re.search(r"(?i)\b(?:that|this|it|them|those|these|ones)(?: before| already| "
-                                             r"again| too| twice| a lot| many times)?[.!]*$", body) \
+    if len(body.split()) <= 10 and re.search(r"(?i)\b(?:that|this|it|them|those|these|ones)(?: before| "
+                                             r"already| again| too| twice| a lot| many times)?[.!]*$", body) \
             and _content(re.split(r"[,;]\s|\s[-—–]\s", body)[0]) < 2:
         return None  # "scripts downstream depend on that": about something said before (not
         # "objstore config is in the secret, dont inline it": what "it" is, it says)
@@ -743,11 +743,13 @@ _BACK_CUE = _rx(r"^(?:(?:ok(?:ay)?|and|so|also|pls|please|oh and|important|very 
                 r"write down|save)\s+(?:this|that|it|these|those)(?:\s+one)?(?:\s+down)?|(?:keep|bear)\s+"
                 r"(?:this|that|it|these|those)\s+in mind|keep (?:it|them) (?:that way|so|like that))"
                 r"(?=\s*(?:$|[.!,;:\u2014\u2013-]|(?:for|when|whenever|going forward|from now on|everywhere|"
-                r"please|pls|too|always|in (?:the )?future)\b))|(?:this|that|it) (?:goes|applies|holds) (?:for|to)\b|"
+                r"please|pls|too|always|in (?:the )?future)\b))|"
+                r"(?:this|that|it) (?:goes|applies|holds) (?:for|to)\b|"
                 r"(?:this|that) is (?:the|our) (?:rule|standard|convention|policy)\b)")
 # "That goes for anything that lists bookings, not just this.", "This is the rule for all screens,
 # from the warehouse manager.": the scope of the rule before, never a rule of its own
-_BACK_SCOPE = _rx(r"^(?:(?:ok(?:ay)?|and|so|also)[,!]?\s+)*(?:(?:this|that|it) (?:goes|applies|holds) (?:for|to)\b|"
+_BACK_SCOPE = _rx(r"^(?:(?:ok(?:ay)?|and|so|also)[,!]?\s+)*(?:(?:this|that|it) (?:goes|applies|holds) "
+                  r"(?:for|to)\b|"
                   r"(?:this|that) is (?:the|our) (?:rule|standard|convention|policy)\b)[^:;]*$")
 _BACK_CUE_ONLY = _rx(r"^[^,;:\u2014\u2013]*[.!]*$")  # nothing after the cue but its scope: no reason, no rule
 
@@ -757,7 +759,8 @@ def back_cue(raw: str) -> bool:
     return _BACK_CUE.opens(raw.strip())
 
 
-def decide(raw: str, context: Iterable[str] = (), hushed: bool = False, marked: bool = False) -> Judged | None:
+def decide(raw: str, context: Iterable[str] = (), hushed: bool = False,
+           marked: bool = False) -> Judged | None:
     """The rules' judgement, weighed: what they keep is kept unless the model finds it
     unlike anything people keep; what they leave out is kept when the model is sure. The
     type of what is kept is the type model's (``_typed``). In a turn that holds nothing to

@@ -22,14 +22,14 @@ _ABBREVIATION = re.compile(r"(?i)(?:^|[\s(])(?:e\.g|i\.e|etc|vs|approx|cf|fig|no
 # "pin it to 1.24.4. and from now on ..." ends one
 # Where a run-on changes subject: "... there btw the CI box ...", "... ok also please ..."
 # ("note" and "ps" only with their colon or comma, or "note that": "'best note app'", "ps aux")
-_ASIDE = re.compile(r"\s+(?=(?:btw|fyi|also|oh and|and also|p\.s\.|side note|heads up)\b[,:]?\s|(?:ps|note)[,:]\s|"
-                    r"note that\s)", re.I)
+_ASIDE = re.compile(r"\s+(?=(?:btw|fyi|also|oh and|and also|p\.s\.|side note|heads up)\b[,:]?\s|"
+                    r"(?:ps|note)[,:]\s|note that\s)", re.I)
 # "also" that is an adverb of its clause, not the start of another: "we also ...", "the converter
 # also mangled ...", "it also needs ..."
 _ALSO_BEFORE = re.compile(r"(?i)\b(?:we|i|it|they|you|he|she|which|who|that|this|there|is|are|was|"
                           r"were|can|could|should|must|will|would|may|might|do|does|did|has|have|had|not)$")
-_ALSO_AFTER = re.compile(r"(?i)also,?\s+(?:\w+ed|is|are|was|were|has|had|does|did|needs|uses|runs|breaks|works|"
-                         r"fails|gets|goes|means|applies|lives|sets|adds|calls|writes|reads|takes|makes|checks|sends|"
+_ALSO_AFTER = re.compile(r"(?i)also,?\s+(?:\w+ed|is|are|was|were|has|had|does|did|needs|uses|runs|breaks|"
+                         r"works|fails|gets|goes|means|applies|lives|sets|adds|calls|writes|reads|takes|makes|checks|sends|"
                          r"holds|keeps|exports|imports|supports|depends|requires|contains|includes|affects|changes|"
                          r"happens|counts|matters|comes|ships|owns|pulls|pushes|has to|need to|needs to)\b")
 _OPEN_QUOTE = re.compile(r"(?:^|[\s(\[])['\"\u2018\u201c](?=\w)")
@@ -43,7 +43,8 @@ _LOG_LINE = re.compile(
     r"(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL)\b[: ]|Traceback \(most recent|"
     r"File \"[^\"]+\", line \d|at [\w$.<>]+\(|\s*at .+:\d+:\d+\)?$|[\w.]+(?:Error|Exception):|"
     r"npm (?:ERR|WARN)|error(?:\[\w+\])?:|warning:|E\s{2,}|>>>|\$ |PS [A-Z]:\\|[\w./-]+:\d+:\d*:? |"
-    r"(?:FAILED|PASSED|FAIL|ERROR|XFAIL|SKIPPED)\b|Uncaught \w+|\w+Error:|[A-Z]\w*Warning: |panic:|thread '.+' panicked|"
+    r"(?:FAILED|PASSED|FAIL|ERROR|XFAIL|SKIPPED)\b|Uncaught \w+|\w+Error:|[A-Z]\w*Warning: |panic:|"
+    r"thread '.+' panicked|"
     r"(?:HINT|NOTE|DETAIL|CONTEXT|STATEMENT|LINE \d+|Starting|Running|Finished|Compiling|Building|"
     r"Downloading|"
     r"Installing|Collecting|Successfully|Expected|Received|Caused by):|'.+' is not recognized as|"
@@ -72,7 +73,7 @@ _LEADING_PREP = r"(?:\s*(?:at|in|from|on|to|under|via|see|like|under|over|into)\
 # upper-case letter, a lower-case one, a digit and one of ``_SYMBOLS``, and no "/" (not a path, not a URL)
 _SYMBOLS = "!#$%^&*~"  # not "=", "+", "@": "stacklevel=2", "v1.2+build3", "Ops1@Example.com"
 _GENERATED = (r"(?-i:(?<![^\s(\[`'\"])(?=[^\s/]*[A-Z])(?=[^\s/]*[a-z])(?=[^\s/]*\d)(?=[^\s/]*[!#$%^&*~])"
-              r"[A-Za-z0-9!#$%^&*~+=@._-]{12,64}(?=[,.;:)\]`'\"]?(?:\s|$)))")  # in a pattern that ignores case
+              r"[A-Za-z0-9!#$%^&*~+=@._-]{12,64}(?=[,.;:)\]`'\"]?(?:\s|$)))")  # case matters, even in _BARE
 _SYMBOL = re.compile(f"[{re.escape(_SYMBOLS)}]")
 _GENERATED_RX = re.compile(_GENERATED)
 
@@ -86,7 +87,8 @@ def unnamed_secrets(text: str) -> str:
     return _GENERATED_RX.sub("[REDACTED:generated-password]", text)
 
 
-_SECRET = rf"(?:[A-Za-z_][A-Za-z0-9_.-]*\s*[=:]\s*)?(?:{REDACTED.pattern}|{_GENERATED})"  # with the name assigned it
+# a secret, with the name assigned it
+_SECRET = rf"(?:[A-Za-z_][A-Za-z0-9_.-]*\s*[=:]\s*)?(?:{REDACTED.pattern}|{_GENERATED})"
 _PLACES = re.compile(rf"{_URL.pattern}|{_PATH.pattern}|{_HOST.pattern}", re.I)  # a URL, a path, a host
 _BARE = re.compile(rf"(?:{_PLACES.pattern}|{_SECRET})", re.I)
 _GONE = re.compile(rf"{_LEADING_PREP}(?:\(\s*)?(?:{_PLACES.pattern}|{_SECRET})(?:\s*\))?", re.I)
