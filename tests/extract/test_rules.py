@@ -581,7 +581,7 @@ def test_a_sentence_is_cut_where_the_subject_changes_not_inside_a_clause(said: s
     assert [s.text for s in sentences.split(said)] == expected
 
 
-def test_an_errors_message_indented_under_it_is_pasted() -> None:
+def test_an_errors_message_a_warning_and_a_documents_sections_are_pasted() -> None:
     said = ("Error in checkFullRank(modelMatrix) :\n"
             "  the model matrix is not full rank, so the model cannot be fit as specified.\n"
             "  One or more variables in the design formula are linear\n"
@@ -590,6 +590,9 @@ def test_an_errors_message_indented_under_it_is_pasted() -> None:
     assert [s.text for s in sentences.split(said)] == ["we always put the batch first in the design formula"]
     warned = "RemovedInAirflow3Warning: Param `schedule_interval` is deprecated.\nwe always use schedule"
     assert [s.text for s in sentences.split(warned)] == ["we always use schedule"]
+    spec = ("3.2 The 2D symbol shall be PDF417 or QR Code.\n3.4 Labels shall be printed at 203 dpi.\n"
+            "we always print at 300 dpi")  # a document's numbered sections
+    assert [s.text for s in sentences.split(spec)] == ["we always print at 300 dpi"]
 
 
 @pytest.mark.parametrize("cue", ["Please remember this for all future changes.",

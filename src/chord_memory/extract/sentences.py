@@ -190,7 +190,15 @@ _PASTE_SOURCE = re.compile(
     r"minutes|transcript|postmortem|excerpt|doc|docs|legal|vendor|customer|client|support|fwd|forwarded)\b")
 
 
+# "3.2 The 2D symbol shall be PDF417 ...", "4.1.3 Suppliers shall ...": a document's numbered sections
+_SECTION = re.compile(r"^\s*\d{1,2}(?:\.\d{1,2})+\.?\s+[A-Z]")
+
+
 def _someone_elses(lines: list[str], pasted: list[bool]) -> None:
+    sections = [bool(_SECTION.match(line)) for line in lines]
+    for i, section in enumerate(sections):  # two in a row or more: pasted from a document
+        if section and ((i > 0 and sections[i - 1]) or (i + 1 < len(lines) and sections[i + 1])):
+            pasted[i] = True
     i = 0
     while i < len(lines):
         line = lines[i]
