@@ -602,7 +602,8 @@ def test_an_errors_message_a_warning_and_a_documents_sections_are_pasted() -> No
 def test_a_sentence_that_marks_the_one_before_as_lasting_is_not_a_record_of_its_own(
         cue: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """It keeps the sentence before it, whatever the model says of that one."""
-    monkeypatch.setattr(rules, "KEEP", 1.01)  # no sentence the model weighs can reach it
+    monkeypatch.setattr(rules, "KEEP", 1.01)  # no sentence the model weighs can reach them
+    monkeypatch.setattr(rules, "RESCUE", 1.01)
     said = "the patch window for prod is the weekend, Sat 22:00 to Sun 04:00 IST."
     records = rules.extract([f"{said} {cue}"], "s").records
     assert [r.conclusion for r in records] == ["The patch window for prod is the weekend, Sat 22:00 to Sun "
