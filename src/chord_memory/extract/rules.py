@@ -738,19 +738,17 @@ def _cued(raw: str) -> bool:
 # A sentence that only marks the one before it as lasting: "Please remember this for all future
 # changes.", "keep that in mind for anything stateful", "that goes for every new screen", "keep it
 # that way" (not "note it only exists in ...", "keep it simple": they say something of their own)
+_BACK_SCOPE_WORDS = (r"(?:this|that|it) (?:goes|applies|holds) (?:for|to)\b|"
+                     r"(?:this|that) is (?:the|our) (?:rule|standard|convention|policy)\b")
 _BACK_CUE = _rx(r"^(?:(?:ok(?:ay)?|and|so|also|pls|please|oh and|important|very important)[,!:]?\s+)*"
                 r"(?:(?:(?:please\s+)?(?:remember|memori[sz]e|note|don'?t forget|do not forget|never forget|"
                 r"write down|save)\s+(?:this|that|it|these|those)(?:\s+one)?(?:\s+down)?|(?:keep|bear)\s+"
                 r"(?:this|that|it|these|those)\s+in mind|keep (?:it|them) (?:that way|so|like that))"
                 r"(?=\s*(?:$|[.!,;:\u2014\u2013-]|(?:for|when|whenever|going forward|from now on|everywhere|"
-                r"please|pls|too|always|in (?:the )?future)\b))|"
-                r"(?:this|that|it) (?:goes|applies|holds) (?:for|to)\b|"
-                r"(?:this|that) is (?:the|our) (?:rule|standard|convention|policy)\b)")
+                rf"please|pls|too|always|in (?:the )?future)\b))|{_BACK_SCOPE_WORDS})")
 # "That goes for anything that lists bookings, not just this.", "This is the rule for all screens,
 # from the warehouse manager.": the scope of the rule before, never a rule of its own
-_BACK_SCOPE = _rx(r"^(?:(?:ok(?:ay)?|and|so|also)[,!]?\s+)*(?:(?:this|that|it) (?:goes|applies|holds) "
-                  r"(?:for|to)\b|"
-                  r"(?:this|that) is (?:the|our) (?:rule|standard|convention|policy)\b)[^:;]*$")
+_BACK_SCOPE = _rx(rf"^(?:(?:ok(?:ay)?|and|so|also)[,!]?\s+)*(?:{_BACK_SCOPE_WORDS})[^:;]*$")
 _BACK_CUE_ONLY = _rx(r"^[^,;:\u2014\u2013]*[.!]*$")  # nothing after the cue but its scope: no reason, no rule
 
 

@@ -72,7 +72,8 @@ _LEADING_PREP = r"(?:\s*(?:at|in|from|on|to|under|via|see|like|under|over|into)\
 # generate, 32 chars. The current one for app_ro is tR8#vW2q…"): twelve characters or more with an
 # upper-case letter, a lower-case one, a digit and one of ``_SYMBOLS``, and no "/" (not a path, not a URL)
 _SYMBOLS = "!#$%^&*~"  # not "=", "+", "@": "stacklevel=2", "v1.2+build3", "Ops1@Example.com"
-_GENERATED = (r"(?-i:(?<![^\s(\[`'\"])(?=[^\s/]*[A-Z])(?=[^\s/]*[a-z])(?=[^\s/]*\d)(?=[^\s/]*[!#$%^&*~])"
+_GENERATED = (r"(?-i:(?<![^\s(\[`'\"])(?=[^\s/]*[A-Z])(?=[^\s/]*[a-z])(?=[^\s/]*\d)"
+              rf"(?=[^\s/]*[{re.escape(_SYMBOLS)}])"
               r"[A-Za-z0-9!#$%^&*~+=@._-]{12,64}(?=[,.;:)\]`'\"]?(?:\s|$)))")  # case matters, even in _BARE
 _SYMBOL = re.compile(f"[{re.escape(_SYMBOLS)}]")
 _GENERATED_RX = re.compile(_GENERATED)
