@@ -80,6 +80,15 @@ POSITIVES = [
     ("secret-in-prose", "use `⟦Us3!asPw9z⟧` as the password"),
     ("password-in-prose", "the password for `svc-deploy` is `⟦Kq8!mZ2xLp⟧`"),
     ("password-in-prose", "Password — ⟦Em8!dash2Qz⟧"),
+    ("password-in-prose", "for my tests I use certs/test.pfx with password '⟦Hotel@2024!⟧'"),
+    ("password-in-prose", "log in with the password ⟦Gb7#kLp2Wq⟧ for now"),
+    ("password-in-prose", "o certificado abre com a senha '⟦Pz8#cErt24⟧'"),
+    ("password-in-prose", "la contraseña de staging es ⟦Vt5!sTg9Qw⟧"),
+    ("password-in-prose", "Das Passwort für den Testserver ist ⟦Kq4$tEst7Z⟧"),
+    ("password-in-prose", "le mot de passe : `⟦Mp3%fRt8Lx⟧`"),
+    ("password-in-prose", "hasło do bazy to ⟦Hb6^zXc1Vn⟧"),
+    ("password-in-prose", "пароль: ⟦Xk7!pQ2mZz⟧"),
+    ("password-in-prose", "测试环境的密码: ⟦Ce5&sHt2Lm⟧"),
     ("seed-phrase", "seed phrase: ⟦abandon ability able about above absent absorb abstract absurd abuse "
                     "access accident⟧"),
 ]
@@ -121,6 +130,9 @@ NEGATIVES = [
     "csrf_token: Zx9Vb4Nc1Tr6Ws3Yd8Kq2Lm7", "page_token=Zx9Vb4Nc1Tr6Ws3Yd8Kq2Lm7",
     "Mnemonic: use short names for the team and the project in the docs so all of it is clear",
     "use `make test` as the default", "use `uv` as the installer",
+    "the password 'field' is required", "with password reset enabled", "using password authentication",
+    "the password `length` check", "senha forte obrigatória", "la contraseña debe tener 12 caracteres",
+    "das Passwort ist im Tresor", "with the password from the vault", "пароль хранится в vault",
     '"private_key_id": "3f9a1c2e5b7d9f1a3c5e7b9d1f3a5c7e9b1d3f5a"',
 ]
 

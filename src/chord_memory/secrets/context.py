@@ -19,6 +19,18 @@ _PEM = (
 )
 
 
+# A password named in another language ("senha: X", "contraseña es X", "Passwort ist X"), with
+# the verbs that say "is" in those languages; the gates are read in the ASCII copy ("?" for
+# each letter beyond ASCII).
+_FOREIGN = (r"senha|palavra-passe|contrase(?:ñ|n)a|mot de passe|passwort|kennwort|wachtwoord|has(?:ł|l)o"
+            r"|l(?:ö|o)senord|salasana|adgangskode|passord|heslo|jelsz(?:ó|o)|(?:ş|s)ifre|kata sandi"
+            r"|mật khẩu|пароль")
+_CJK = r"密码|密碼|パスワード|비밀번호"  # no spaces around words: read wherever it stands
+_FOREIGN_IS = r"é|e|era|es|est|ist|war|is|jest|to|è|är|on|er|je|az|adalah|это"
+_FOREIGN_GATES = ("senha", "palavra-passe", "contrase", "mot de passe", "passwort", "kennwort", "wachtwoord",
+                  "has?o", "haslo", "l?senord", "losenord", "salasana", "adgangskode", "passord", "heslo",
+                  "jelsz", "?ifre", "sifre", "kata sandi", "m?t kh?u",
+                  "??")  # "??": a word in Cyrillic or CJK
 _SET_TO = ("set& to ", "change& to ", "update& to ", "export& to ")
 # "?" stands for any non-ASCII character (an arrow) in the lowercased ASCII copy.
 _IS = (" is", " was", " are", ":", "=", " be", " to", " reads", " now", " as", "->", " - ", "?")
@@ -78,6 +90,20 @@ RULES: tuple[Rule, ...] = (
          r"(?:[\w-]+\s+){0,2}(?:password|passphrase|passwd|pwd|pw)\s+to)\s+"
          r"(?:`(?P<value>[^`\n]{1,100})`|\"(?P<value2>[^\"\n]{1,100})\"|(?P<bare>[^\s`\"']{1,100}))",
          LINE, check=checks.prose_password, priority=1, needs=_SET_TO),
+    Rule("password-in-prose", ("pass", "pw"),
+         r"(?<![\w/+=.\-])(?i:password|passwd|passphrase|pwd|pw)s?[ \t]+(?:`(?P<value>[^`\n]{1,100})`"
+         r"|\"(?P<value2>[^\"\n]{1,100})\"|'(?P<value3>[^'\n]{1,100})'|“(?P<value5>[^”\n]{1,100})”)",
+         LINE, check=checks.prose_password, priority=1, needs=("'", '"', "`", "?")),
+    Rule("password-in-prose", ("pass", "pw"),
+         r"(?i:\b(?:with|using)[ \t]+(?:(?:the|a|my|our)[ \t]+)?(?:password|passwd|passphrase|pwd))"
+         r"[ \t]+(?P<bare>[^\s`\"'“|]{1,100})",
+         LINE, check=checks.prose_password, priority=1, needs=("with", "using")),
+    Rule("password-in-prose", _FOREIGN_GATES,
+         r"(?:(?<![\w-])(?i:" + _FOREIGN + r")(?![\w-])|" + _CJK + r")"
+         r"(?:" + _CTX + r"(?i:\b(?:" + _FOREIGN_IS + r")\b"
+         r"|[:=]|→|->))?[ \t]*(?:`(?P<value>[^`\n]{1,100})`|\"(?P<value2>[^\"\n]{1,100})\""
+         r"|'(?P<value3>[^'\n]{1,100})'|“(?P<value5>[^”\n]{1,100})”|(?P<bare>[^\s`\"'“|]{1,100}))",
+         LINE, check=checks.prose_password, priority=1),
     Rule("password-in-prose", ("cred", "login"),
          r"(?i:\b(?:creds|credentials|login)\b)" + _CTX + r"(?i:\b(?:is|are)\b|[:=])\s*`?"
          r"(?P<user>[\w.@+-]{1,64})`?\s*(?:/|:)\s*`?(?P<bare>[^\s`/]{1,100})",
