@@ -82,6 +82,7 @@ POSITIVES = [
     ("password-in-prose", "Password — ⟦Em8!dash2Qz⟧"),
     ("password-in-prose", "for my tests I use certs/test.pfx with password '⟦Hotel@2024!⟧'"),
     ("password-in-prose", "log in with the password ⟦Gb7#kLp2Wq⟧ for now"),
+    ("password-in-prose", "the switches: user netadm / pw ⟦Sw7!tch2Qz⟧ lol"),
     ("password-in-prose", "o certificado abre com a senha '⟦Pz8#cErt24⟧'"),
     ("password-in-prose", "la contraseña de staging es ⟦Vt5!sTg9Qw⟧"),
     ("password-in-prose", "Das Passwort für den Testserver ist ⟦Kq4$tEst7Z⟧"),
@@ -132,7 +133,8 @@ NEGATIVES = [
     "use `make test` as the default", "use `uv` as the installer",
     "the password 'field' is required", "with password reset enabled", "using password authentication",
     "the password `length` check", "senha forte obrigatória", "la contraseña debe tener 12 caracteres",
-    "das Passwort ist im Tresor", "with the password from the vault", "пароль хранится в vault",
+    "das Passwort ist im Tresor", "user admin / pass through the proxy",
+    "login once, pass 2 args", "with the password from the vault", "пароль хранится в vault",
     '"private_key_id": "3f9a1c2e5b7d9f1a3c5e7b9d1f3a5c7e9b1d3f5a"',
 ]
 

@@ -98,6 +98,11 @@ RULES: tuple[Rule, ...] = (
          r"(?i:\b(?:with|using)[ \t]+(?:(?:the|a|my|our)[ \t]+)?(?:password|passwd|passphrase|pwd))"
          r"[ \t]+(?P<bare>[^\s`\"'“|]{1,100})",
          LINE, check=checks.prose_password, priority=1, needs=("with", "using")),
+    Rule("password-in-prose", ("pass", "pw"),  # "user netadm / pw …", "login ci, pass …"
+         r"(?i:\b(?:user(?:name)?|login)[ \t]+[\w.@+-]{1,64}[ \t]*[/,;]?[ \t]*"
+         r"(?:password|passwd|pass|pwd|pw))"
+         r"[ \t]+(?P<bare>[^\s`\"'“|]{1,100})",
+         LINE, check=checks.prose_password, priority=1, needs=("user", "login")),
     Rule("password-in-prose", _FOREIGN_GATES,
          r"(?:(?<![\w-])(?i:" + _FOREIGN + r")(?![\w-])|" + _CJK + r")"
          r"(?:" + _CTX + r"(?i:\b(?:" + _FOREIGN_IS + r")\b"
