@@ -240,8 +240,8 @@ def test_a_statement_after_a_kept_one_is_a_record_of_its_own_and_a_rule_is_no_wh
      "Queries are sqlc: one file per table in db/queries, then `make sqlc`."),
     ("**never force-push to main, we lost a release that way**",
      "Never force-push to main, we lost a release that way."),
-    ("'Speichern' not 'Speichere', the UI uses the infinitive everywhere",
-     "'Speichern' not 'Speichere', the UI uses the infinitive everywhere."),
+    ("buttons say 'Speichern' not 'Speichere', the UI uses the infinitive everywhere",
+     "Buttons say 'Speichern' not 'Speichere', the UI uses the infinitive everywhere."),
 ])
 def test_marks_around_the_sentence_go_and_those_that_belong_to_it_stay(text: str, conclusion: str) -> None:
     assert [r.conclusion for r in rules.extract([text], "s").records] == [conclusion]
@@ -624,3 +624,39 @@ def test_a_generated_password_no_scanner_names_is_never_kept() -> None:
     assert kept and all("Xy7" not in r.conclusion for r in kept)
     for code in ("stacklevel=2 everywhere", "MACOSX_DEPLOYMENT_TARGET=11.0", "C#/.NET 8", "v1.2.3+build4"):
         assert not sentences.names_a_place(code), code
+
+
+def test_chat_spelling_leaves_options_abbreviations_and_names_alone() -> None:
+    """"r" is "are" and "u" is "you" in chat, not in `jest -u`, "w.r.t.", `r.Status`, "/r/" or
+    "release-plz": a record that said `jest -you` would teach the next session a wrong command."""
+    typed = "adb install -r, then `jest -u`; w.r.t. T; r.Status.Update; /r/[code]; release-plz; S.r.l."
+    assert rules._spelled(typed) == typed
+    assert rules._spelled("r u sure? pls dont") == "are you sure? please don't"
+    said = ("When you update snapshots always run `pnpm test -- -u` only on the spec you changed, never the "
+            "whole suite.")
+    records = rules.extract([said], "s").records
+    assert records and all("-u`" in r.conclusion and "-you" not in r.conclusion for r in records)
+
+
+def test_a_passive_is_the_statement_not_a_stakeholder_lead() -> None:
+    """"Those weights were agreed with the VP" is the rule's own subject, "this was decided in the
+    assembly" points back at the sentence before; "What is decided:" and "my lead told me that"
+    are leads the rules take off."""
+    for said, left in (("Those weights were agreed with the VP of CS so don't tweak them", None),
+                       ("this was decided in the assembly and is not negotiable", None),
+                       ("What is decided: the raw zone stays as parquet", "the raw zone stays as parquet"),
+                       ("my lead told me that we deploy on fridays", "we deploy on fridays")):
+        assert (rules._HEARSAY.sub("", said) if rules._HEARSAY.opens(said) else None) == left, said
+
+
+def test_something_going_wrong_as_the_user_speaks_is_not_kept() -> None:
+    """Today's bug in the present progressive, or its cause, however sure the model is of it."""
+    for said in ("the chat gateway is dropping messages for users with no `device_id`.",
+                 "Payslips for November are not showing in the employee portal for the Nairobi office.",
+                 "celery beat is double firing the cleanup task on the EU cluster.",
+                 "so the retry after the timeout is the problem, FCM did deliver the first one."):
+        assert rules.extract([said], "s").records == [], said
+    # a decision, and a rule: not a malfunction
+    assert not rules._MALFUNCTION.finds("we're NOT updating to 1.21 yet, half the mods are on 1.20.1")
+    assert rules.extract(["Never backfill a team that is losing by more than 8 rounds, nobody wants that "
+                          "slot."], "s").records

@@ -160,7 +160,8 @@ _CONDITION = _rx(r"\b(?:unless|if (?:you|it|the|a|an|any|we|there|someone|anythi
 _STRONG_CONDITION = _rx(r"\b(?:unless|otherwise|or else|or (?:they|it|you|the|we)|without|every ?time|"
                         r"each time|"
                         r"whenever|as soon as)\b")
-_INSTRUCTION = _rx(r"\b(?:don'?t|do not|never|always|make sure|be sure|you (?:have|need|must|should) to|"
+_INSTRUCTION = _rx(r"\b(?:don'?t|do not|never|always|make sure|be sure|please (?:do )?not|"
+                   r"you (?:have|need|must|should) to|"
                    r"you must|you should|so (?:use|run|always|never|don'?t|do|set|pass|keep|add|check|wait|"
                    r"clear|"
                    r"restart|make)|(?:just |then )?(?:use|run|set|pass|add|clear|restart|"
@@ -335,6 +336,16 @@ _SYMPTOM = _rx(r"\bwhen (?:i|we) (?!always|never|usually)\w+|\b(?:crashes|hangs|
                 r"flaky|not recognized|not found|undefined|null|nan|late)\b|\b(?:jitters|flickers|lags|"
                 r"stutters|"
                 r"glitches|clicks|puts some|shows up as|comes out as)\b|\bfails on\b")
+# "the chat gateway is dropping messages", "payslips are not showing in the portal": something going
+# wrong as the user speaks (not "we're not updating to 1.21 yet", a decision), or what is or is not
+# its cause ("the fallback is the problem")
+_MALFUNCTION = _rx(r"(?<!we)(?<!we )(?<!you)(?<!you )\b(?:is|are|'s|'re|keeps?)\s+"
+                   r"(?:(?:still|now|just|suddenly|randomly|sometimes)\s+)?(?:dropping|losing|skipping|"
+                   r"timing out|double[- ]?\w+ing|duplicating|leaking|spamming|hanging|freezing|"
+                   r"not (?:finding|showing|loading|working|saving|sending|syncing|updating|firing|"
+                   r"rendering|returning|picking up|triggering|matching|respecting|applying))\b|"
+                   r"\b(?:is|are|was|were|isn'?t|aren'?t|wasn'?t)\s+(?:not\s+)?(?:the|our|my)\s+"
+                   r"(?:problem|issue|culprit|cause)\b")
 # "the page crashes when I click save": what the user saw go wrong now, not a known trap
 _BUG_REPORT = _rx(r"\bwhen (?:i|we) (?!always|never|run|deploy|build|use)\w+|\b(?:now|again|still|anymore|"
                   r"suddenly|since (?:yesterday|today|this morning|the last|your))\b|\b(?:i|we) (?:get|got|"
@@ -357,7 +368,8 @@ _SPELLED = {
     "were on": "we're on", "were using": "we're using",
 }
 _SPELLINGS = "|".join(re.escape(k) for k in sorted(_SPELLED, key=len, reverse=True))
-_CHAT = re.compile(rf"(?i)(?<![\w'])(?:{_SPELLINGS})(?![\w'])")
+# not a letter of an abbreviation ("w.r.t.", "U.S."), a path or an option ("-u", "/r/")
+_CHAT = re.compile(rf"(?i)(?<![\w'./-])(?:{_SPELLINGS})(?![\w']|\.\w|/\w)")
 
 
 @lru_cache(maxsize=4096)  # judge, signals, _cued and _rescue each ask it of the same sentence
@@ -373,13 +385,17 @@ def _respell(m: re.Match[str]) -> str:
     return _SPELLED[word.lower()]
 
 
-# "my lead told me that ...", "the clinic said ...": a stakeholder's requirement, in the user's words
-_HEARSAY = _rx(r"^(?!(?:like |as )?(?:i|we|you)\b)(?:(?:my|our|the|she|he|"
-               r"they) )?(?:\w+ ){0,3}(?:(?:confirmed|checked|"
+# "my lead told me that ...", "the clinic said ...": a stakeholder's requirement, in the user's words;
+# said in the passive only as a label ("What is decided: ..."), not "those weights were agreed with
+# the VP" (the statement itself) nor "this was decided in the assembly" (of the sentence before)
+_HEARSAY = _rx(r"^(?!(?:like |as )?(?:i|we|you)\b)(?!(?:this|that|it|which)\b)(?:(?:my|our|the|she|he|"
+               r"they) )?(?:(?:(?P<passive>is|was|were|are|been|be)|"
+               r"(?!(?:is|was|were|are|been|be)\b)\w+) ){0,3}"
+               r"(?:(?:confirmed|checked|"
                r"talked|spoke) with (?:\w+ ){0,2}\w+,|told me|told us|said|says|wants|asked for|insists|"
                r"confirmed|"
                r"requires|decided|agreed)(?: (?:yesterday|today|earlier|last week|"
-               r"this morning))?(?: that)?[,:]?\s+")
+               r"this morning))?(?(passive):\s+|(?: that)?[,:]?\s+)")
 # said before: a restatement is a rule
 _AGAIN = _rx(r"\b(?:like i said|as i said|as i told|i told you|i said before|as mentioned|like before,|"
              r"again:|as always|like last time)|^again\b")
@@ -665,7 +681,7 @@ def judge(raw: str) -> Judged | None:
             (_PAST.opens(body) and not standing_cue) or _in_passing(body, standing_cue):
         return None
     standing_body = _STANDING.finds(body)
-    if not (standing_body or _AGAIN.finds(text)) and _SYMPTOM.finds(body) and \
+    if not (standing_body or _AGAIN.finds(text)) and (_SYMPTOM.finds(body) or _MALFUNCTION.finds(body)) and \
             not _INSTRUCTION.finds(body):
         return None  # a symptom of today's bug, even "when changing X"
     if _PERSON_WANTS.finds(body) and not standing_cue:
@@ -916,6 +932,8 @@ def _rescue(raw: str) -> Judged | None:
             _DANGLING.finds(body):
         return None
     standing = _STANDING.finds(body)
+    if _MALFUNCTION.finds(body) and not standing and not _INSTRUCTION.finds(body):
+        return None  # "the chat gateway is dropping messages": today's bug, however sure the model is
     if _TASK_VERB.opens(body) and len(body.split()) <= 6 and not standing:
         return None  # "Skip the test.": a request, however sure the model is
     if _CHOOSE.opens(body) and _ONE_TARGET.finds(body) and not standing:
