@@ -14,6 +14,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from chord_memory.extract import rules, sentences, similar
+from chord_memory.secrets import scrub
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "extraction.md"
 
@@ -660,3 +661,35 @@ def test_something_going_wrong_as_the_user_speaks_is_not_kept() -> None:
     assert not rules._MALFUNCTION.finds("we're NOT updating to 1.21 yet, half the mods are on 1.20.1")
     assert rules.extract(["Never backfill a team that is losing by more than 8 rounds, nobody wants that "
                           "slot."], "s").records
+
+
+def test_a_key_the_user_names_as_one_is_never_kept() -> None:
+    """Too plain for the commit-time scan (no provider's shape, not random enough), a value the
+    user calls a key, token or password is a secret in the extraction: taken out before the rules
+    read it, and the sentence dropped when it was the point."""
+    for said in ("The bot token is 7712093311:AAH-fk29Qz_made_up_tok3nXy0, put it with the chat id.",
+                 "Slack bot token is xoxb-2231-88812-Zq8WkT3mVn and the pd key is u+Fx7Kq2LmN9pR, put them "
+                 "in .env.", "The Etsy API keystring is `etsy_k_8fj29dkq0pl3mzx7` and shared secret "
+                 "`s3cr3tW1ck9aa`, put them wherever makes sense."):
+        assert rules.extract([scrub(said)[0]], "s").records == [], said  # scrubbed first, as run.py does
+    assert sentences.unnamed_secrets("the pd key is u+Fx7Kq2LmN9pR") == \
+        "the pd key is [REDACTED:stated-secret]"
+    for name in ("the cache key is UserProfile:v2:{id}", "The primary key is OrderId2024Line",
+                 "the token is stored in Vault", "the key is PKCS12PrivateKeyTypes2"):
+        assert sentences.unnamed_secrets(name) == name
+
+
+def test_what_is_taken_out_leaves_no_quotes_brackets_or_cut_words() -> None:
+    """A URL, path, host or secret goes with its quotes or brackets and the preposition before it
+    ("at", "in" ... as a word: not the end of "PAT" or "annotation"); "~" alone is no home folder."""
+    for text, left in (
+            ("The private dns zone `privatelink.blob.core.windows.net` lives in the hub subscription.",
+             "The private dns zone lives in the hub subscription."),
+            ("I put my PAT `[REDACTED:azure-pat]` in nuget.config locally.",
+             "I put my PAT in nuget.config locally."),
+            ("runs on the bench pc (at 10.0.3.7 at the moment), so",
+             "runs on the bench pc (at the moment), so"),
+            ("the orders table has ~900M rows, pin with ~> 5.31",
+             "the orders table has ~900M rows, pin with ~> 5.31"),
+            ("my checkout is ~/src/app", "my checkout is")):
+        assert sentences.without_places(text) == left, text

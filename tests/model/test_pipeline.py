@@ -62,6 +62,8 @@ def test_no_secret_and_no_tool_output_is_ever_sent(repo: Path, chat: ChatServer)
     # a generated password with no keyword beside it: no scanner's rule names it, its shape does
     s.user("Password please generate, 32 chars. The current one for app_ro is tR8#vW2qLp9!zX4mN7sK1bY6cJ3h, "
            "don't reuse.")
+    # a key the user names as one, too plain for the commit-time scan (no provider's shape)
+    s.user("The pd key is u+Fx7Kq2LmN9pR, put it in .env.")
     s2 = ClaudeSession(repo, "s-2")
     s2._line("user", {"role": "user", "content": f"Summary of earlier work: the user set "
                       f"GITHUB_TOKEN={values[0]} and prefers uv over pip."}, isCompactSummary=True)
@@ -75,6 +77,7 @@ def test_no_secret_and_no_tool_output_is_ever_sent(repo: Path, chat: ChatServer)
         assert v not in sent and v[4:20] not in sent
     assert TOOL_OUTPUT not in sent and "SECRET_0" not in sent and "export NPM_TOKEN" not in sent
     assert "tR8#vW2q" not in sent and "[REDACTED:generated-password]" in sent
+    assert "Fx7Kq2LmN9pR" not in sent and "[REDACTED:stated-secret]" in sent
     assert "[REDACTED:" in sent
     # what is meant to be sent is there: the statements, the assistant's reply, history, rules, index
     for text in ("release script", "I exported", "[history] Summary of earlier work", "prefers uv",

@@ -83,6 +83,9 @@ POSITIVES = [
     ("password-in-prose", "for my tests I use certs/test.pfx with password '⟦Hotel@2024!⟧'"),
     ("password-in-prose", "log in with the password ⟦Gb7#kLp2Wq⟧ for now"),
     ("password-in-prose", "the switches: user netadm / pw ⟦Sw7!tch2Qz⟧ lol"),
+    ("secret-in-prose", "The Etsy API keystring is `⟦etsy_k_8fj29dkq0pl3mzx7⟧` for the shop"),
+    ("secret-in-prose", "and shared secret `⟦s3cr3tW1ck9aa⟧`, put them wherever"),
+    ("secret-in-prose", "the bot token '⟦Zx9Vb4Nc1Tr6Ws3Yd8Kq2Lm7⟧' for the test server"),
     ("password-in-prose", "o certificado abre com a senha '⟦Pz8#cErt24⟧'"),
     ("password-in-prose", "la contraseña de staging es ⟦Vt5!sTg9Qw⟧"),
     ("password-in-prose", "Das Passwort für den Testserver ist ⟦Kq4$tEst7Z⟧"),
@@ -134,7 +137,9 @@ NEGATIVES = [
     "the password 'field' is required", "with password reset enabled", "using password authentication",
     "the password `length` check", "senha forte obrigatória", "la contraseña debe tener 12 caracteres",
     "das Passwort ist im Tresor", "user admin / pass through the proxy",
-    "login once, pass 2 args", "with the password from the vault", "пароль хранится в vault",
+    "login once, pass 2 args", "mount the secret `app-secrets-v2` in the pod",
+    "the token `STRIPE_KEY` is read at boot",
+    "the secret `MyApp2Secret` holds it", "with the password from the vault", "пароль хранится в vault",
     '"private_key_id": "3f9a1c2e5b7d9f1a3c5e7b9d1f3a5c7e9b1d3f5a"',
 ]
 

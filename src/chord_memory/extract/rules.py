@@ -1413,7 +1413,7 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
     seen = [similar.words(s.text) for s in sentences.split(known)] if known else []
     out: list[NewRecord] = []
     written: list[frozenset[str]] = []  # the words of each record of ``out``
-    texts = list(user_texts)
+    texts = [sentences.unnamed_secrets(text) for text in user_texts]  # what the scrubber left
     for n, text in enumerate(texts):
         last: int | None = None  # the record kept last from this turn
         turn = list(sentences.split(text))

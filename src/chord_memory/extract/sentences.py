@@ -63,11 +63,11 @@ _ROOT_DIRS = ("home", "Users", "root", "tmp", "var", "etc", "opt", "usr", "mnt",
 _HOST_ENDS = ("local", "internal", "lan", "corp", "intranet", "com", "net", "io", "org", "dev", "cloud",
               "edu", "gov", "uk", "de", "fr", "nl", "eu", "ch", "se", "fi", "dk", "pl", "cz", "jp", "au",
               "us")
-_PATH = re.compile(rf"(?<![\w/.:~-])(?:~|/(?:{'|'.join(_ROOT_DIRS)})\b)(?:/[^\s`'\")\],;]*)?|"
+_PATH = re.compile(rf"(?<![\w/.:~-])(?:~(?=/)|/(?:{'|'.join(_ROOT_DIRS)})\b)(?:/[^\s`'\")\],;]*)?|"
                    r"\b[A-Za-z]:\\[^\s`'\")\]]+")
 _HOST = re.compile(rf"(?<![\w.@/-])(?:[a-z0-9-]+\.){{2,}}(?:{'|'.join(_HOST_ENDS)})\b(?::\d+)?|"
                    r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?(?![\w.])", re.I)
-_LEADING_PREP = r"(?:\s*(?:at|in|from|on|to|under|via|see|like|under|over|into)\s+)?"
+_LEADING_PREP = r"(?:\s*\b(?:at|in|from|on|to|under|via|see|like|under|over|into)\s+)?"
 # a password a generator made, which no scanner's rule names (no keyword beside it: "Password please
 # generate, 32 chars. The current one for app_ro is tR8#vW2q…"): twelve characters or more with an
 # upper-case letter, a lower-case one, a digit and one of ``_SYMBOLS``, and no "/" (not a path, not a URL)
@@ -79,10 +79,38 @@ _SYMBOL = re.compile(f"[{re.escape(_SYMBOLS)}]")
 _GENERATED_RX = re.compile(_GENERATED)
 
 
+# a value the user calls a key, token, secret or password ("the pd key is u+Fx7Kq2LmN9pR", "the bot
+# token is 77120:AAH-fk29…"), ten characters or more with both cases and a digit: shorter or plainer
+# than the generated values the scanner reports without a provider's shape (secrets/checks.py)
+_STATED_RX = re.compile(
+    r"(?i:\b(?P<before>[a-z]+[ _-])?(?:token|key|secret|password|passwd|passphrase|pw|pwd|credential)s?)"
+    r"[ \t]*(?:(?i:is|was)[ \t]+|[:=][ \t]*)[`'\"]?"
+    r"(?P<value>(?=[^\s`'\",;]*[A-Z])(?=[^\s`'\",;]*[a-z])(?=[^\s`'\",;]*\d)[^\s`'\",;]{10,200}?)"
+    r"(?=[.,;:)`'\"]?(?:\s|$))")
+_STATED_WORDS = ("key", "token", "secret", "pass", "pw", "credential")
+
+
+def _stated(m: re.Match[str]) -> str:
+    from chord_memory.secrets import checks, filters
+
+    value = m.group("value")
+    qualifier = (m.group("before") or "").strip(" _-").lower()
+    if qualifier in checks.WEAK_QUALIFIERS or value.startswith("[REDACTED") or \
+            not filters.credential_like(value) or filters.identifier(value):
+        return m.group(0)  # "the cache key is UserProfile:v2": a name, not a secret
+    return m.group(0)[: m.start("value") - m.start()] + "[REDACTED:stated-secret]" + \
+        m.group(0)[m.end("value") - m.start():]
+
+
 def unnamed_secrets(text: str) -> str:
-    """``text`` with each password a generator made (``_GENERATED``) as ``[REDACTED:generated-password]``:
-    what the scrubber does not find, since no keyword stands beside it, before a text leaves for a
-    model or into a record (extract/model/prompt.py, extract/plan.py)."""
+    """``text`` with each password a generator made (``_GENERATED``) as ``[REDACTED:generated-password]``,
+    and each value the user calls a key, token, secret or password (``_STATED_RX``) as
+    ``[REDACTED:stated-secret]``: what the scrubber does not find, since no keyword stands beside it or
+    the value is not random enough for the commit-time scan, before a text is read by the rules, leaves
+    for a model or goes into a record (extract/rules.py, extract/model/prompt.py, extract/plan.py)."""
+    low = text.lower()
+    if any(word in low for word in _STATED_WORDS):
+        text = _STATED_RX.sub(_stated, text)
     if _SYMBOL.search(text) is None:
         return text
     return _GENERATED_RX.sub("[REDACTED:generated-password]", text)
@@ -92,7 +120,10 @@ def unnamed_secrets(text: str) -> str:
 _SECRET = rf"(?:[A-Za-z_][A-Za-z0-9_.-]*\s*[=:]\s*)?(?:{REDACTED.pattern}|{_GENERATED})"
 _PLACES = re.compile(rf"{_URL.pattern}|{_PATH.pattern}|{_HOST.pattern}", re.I)  # a URL, a path, a host
 _BARE = re.compile(rf"(?:{_PLACES.pattern}|{_SECRET})", re.I)
-_GONE = re.compile(rf"{_LEADING_PREP}(?:\(\s*)?(?:{_PLACES.pattern}|{_SECRET})(?:\s*\))?", re.I)
+_ONE = rf"(?:{_PLACES.pattern}|{_SECRET})"
+# one of them, with the preposition that led to it, and the quotes or brackets around it
+_GONE = re.compile(rf"{_LEADING_PREP}(?P<open>\(\s*)?(?:`{_ONE}`|'{_ONE}'|\"{_ONE}\"|{_ONE})(?(open)\s*\)|)",
+                   re.I)
 
 
 class Sentence(NamedTuple):
@@ -381,6 +412,8 @@ def without_places(text: str) -> str:
     """``text`` without URLs, machine paths, hostnames and redacted secrets (and the
     preposition that led to them), tidied: what remains is what is worth keeping."""
     out = _GONE.sub("", text) if _may_name_a_place(text) else text
+    if out != text:  # "(for me that's <path>)", "(in the CI vars, <secret>)": no gap left in brackets
+        out = re.sub(r"\s*[,;:]?\s*\)", ")", re.sub(r"\(\s*[,;:]?\s*", "(", out))
     out = re.sub(r"\(\s*\)|\[\s*\]", "", out)
     out = re.sub(r"\s+([,.;:!?])(?=\s|$)", r"\1", out)
     out = re.sub(r"([,;:])(?:\s*[,;:])+", r"\1", out)

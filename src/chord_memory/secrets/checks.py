@@ -73,6 +73,18 @@ def prose_password(m: re.Match[str], value: str) -> bool:
     return strong and filters.password_like(value)
 
 
+def juxtaposed(m: re.Match[str], value: str) -> bool:
+    """A quoted value straight after "secret" or "token" ("and shared secret `…`"): a generated
+    value, or one that reads as a password (both cases and a digit, or a symbol), not a name
+    (`app-secrets-v2`, `STRIPE_KEY`, `ctrl+shift+p`)."""
+    if filters.random_like(value):
+        return True
+    mixed = any(c.isupper() for c in value) and any(c.islower() for c in value) and \
+        any(c.isdigit() for c in value)
+    symbol = any(c in "!@#$%^&*?~" for c in value)
+    return (mixed or symbol) and filters.password_like(value, quoted=True) and not filters.identifier(value)
+
+
 def named_after(m: re.Match[str], value: str) -> bool:
     """`X` as the password / `X` is my token: the value comes before the word."""
     what = m.group("what").lower()
@@ -101,7 +113,7 @@ def connection(m: re.Match[str], value: str) -> bool:
     return line.count(";") >= 1 and line.count("=") >= 2 and filters.password_like(value, True)
 
 
-_WEAK_QUALIFIERS = frozenset((
+WEAK_QUALIFIERS = frozenset((
     "primary", "cache", "partition", "sort", "idempotency", "public", "foreign", "object",
     "routing", "lookup", "row", "hash", "page", "next", "cursor", "sync", "csrf", "xsrf",
 ))
@@ -125,7 +137,7 @@ def prose_secret(m: re.Match[str], value: str) -> bool:
     qualifier = before.group(1).lower() if before else ""
     starts = [m.start(g) for g in (*_QUOTED, "bare") if g in m.re.groupindex and m.start(g) != -1]
     said = m.string[max(0, m.start() - 40):min(starts, default=m.end())]  # what names the value
-    return (qualifier not in _WEAK_QUALIFIERS and filters.one_alphabet(value)
+    return (qualifier not in WEAK_QUALIFIERS and filters.one_alphabet(value)
             and not named.off_format(said, value) and filters.random_like(value))
 
 

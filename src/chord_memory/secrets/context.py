@@ -114,11 +114,15 @@ RULES: tuple[Rule, ...] = (
          r"(?P<user>[\w.@+-]{1,64})`?\s*(?:/|:)\s*`?(?P<bare>[^\s`/]{1,100})",
          LINE, check=checks.prose_password, priority=1, needs=("/", ":")),
     Rule("secret-in-prose", ("key", "token", "secret", "cred"),
-         r"(?i:\b(?:key|token|secret|credential|api[ _-]?key|access[ _-]?key)s?(?![\w-]))" + _CTX
+         r"(?i:\b(?:key|token|secret|credential|api[ _-]?key|access[ _-]?key|key ?string)s?(?![\w-]))" + _CTX
          + r"(?i:\b(?:is|was)\b|[:=])\s*"
          r"(?:`(?P<value>[^`\s]{16,300})`|\"(?P<value2>[^\"\s]{16,300})\"|"
          r"'(?P<value3>[^'\s]{16,300})'|(?P<bare>[A-Za-z0-9_\-+/=.~]{16,300}))",
          LINE, check=checks.prose_secret, priority=1, needs=_IS),
+    Rule("secret-in-prose", ("key", "token", "secret"),  # "and shared secret `…`", "token '…' for the bot"
+         r"(?i:\b(?:secret|token|api[ _-]?key|access[ _-]?key|key ?string))s?[ \t]+"
+         r"(?:`(?P<value>[^`\s]{8,300})`|\"(?P<value2>[^\"\s]{8,300})\"|'(?P<value3>[^'\s]{8,300})')",
+         LINE, check=checks.juxtaposed, priority=1, needs=("`", "'", '"')),
     Rule("secret-in-prose", ("pass", "pw", "key", "token", "secret"),
          r"`(?P<value>[^`\s]{6,300})`\s+(?i:as|is)\s+(?i:(?:the|my|our|your|an?)\s+)?(?:[\w-]+\s+)?"
          r"(?P<what>(?i:password|passphrase|passwd|pwd|pw|token|api[ -]?key|key|secret))\b",
