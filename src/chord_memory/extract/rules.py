@@ -711,7 +711,7 @@ def judge(raw: str) -> Judged | None:
 
 
 # -- the second opinion (extract/weigh.py) --------------------------------------------------
-KEEP = 0.5  # a sentence the rules keep stays when the model gives it at least this
+KEEP = 0.6  # a sentence the rules keep stays when the model gives it at least this
 RESCUE = 0.88  # one the rules leave out is kept when the model is this sure of it
 _DIRECTIVE = _rx(r"^(?:we )?(?:always|never|don'?t|do not)\b")
 _THEN = _rx(r"(?:,\s*|\s+)(?:and\s+)?then\b")
