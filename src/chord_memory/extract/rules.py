@@ -712,6 +712,14 @@ def judge(raw: str) -> Judged | None:
 
 # -- the second opinion (extract/weigh.py) --------------------------------------------------
 KEEP = 0.6  # a sentence the rules keep stays when the model gives it at least this
+# ... or this, when a URL, path, host or secret is taken out of it: the words left say less, and such
+# a statement is kept without what was pasted in it, not dropped ("We use the deploy key <secret>
+# for the staging bucket uploads", "The API at <url> is rate-limited to 10 requests per second")
+KEEP_PASTED = 0.5
+
+
+def _keep_bar(raw: str) -> float:
+    return KEEP_PASTED if sentences.names_a_place(raw) else KEEP
 RESCUE = 0.88  # one the rules leave out is kept when the model is this sure of it
 _DIRECTIVE = _rx(r"^(?:we )?(?:always|never|don'?t|do not)\b")
 _THEN = _rx(r"(?:,\s*|\s+)(?:and\s+)?then\b")
@@ -792,7 +800,7 @@ def decide(raw: str, context: Iterable[str] = (), hushed: bool = False,
         p = weigh.probability(weigh.weights(), feats)
         # steps in one sentence ("hold BOOT, tap RESET, then make flash") are a workflow the
         # rules' shapes do not read: the model need not be as sure of them
-        if p < (KEEP if judged is not None or _steps_in_one(raw) else RESCUE):
+        if p < (_keep_bar(raw) if judged is not None or _steps_in_one(raw) else RESCUE):
             return None
     kept = judged or rescued
     assert kept is not None
