@@ -70,8 +70,7 @@ def part_of(record: str, kept: dict[str, Any]) -> bool:
 
 
 def score(turns: list[dict[str, Any]]) -> dict[str, Any]:
-    from chord_memory.extract import rules, similar
-    from chord_memory.secrets import scrub
+    from chord_memory.extract import rules, sentences, similar
 
     groups: dict[str, list[dict[str, Any]]] = collections.OrderedDict()
     for t in turns:
@@ -84,7 +83,7 @@ def score(turns: list[dict[str, Any]]) -> dict[str, Any]:
     start = time.perf_counter()
     for group in groups.values():
         # as the pipeline does (extract/run.py): what the user typed is scrubbed of secrets first
-        got = rules.extract([scrub(t["text"])[0] for t in group], "bench").records
+        got = rules.extract([sentences.scrubbed(t["text"]) for t in group], "bench").records
         expected = [(t, k) for t in group for k in t.get("keep") or []]
         free = list(got)
         for t, k in expected:

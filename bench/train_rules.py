@@ -34,7 +34,6 @@ sys.path.insert(0, HERE)
 import statements as bench  # noqa: E402
 
 from chord_memory.extract import rules, sentences, weigh  # noqa: E402
-from chord_memory.secrets import scrub  # noqa: E402
 
 KINDS = ("preference", "fact", "workflow", "pitfall")
 OUT = os.path.join(HERE, "..", "src", "chord_memory", "data", weigh.WEIGHTS)
@@ -56,7 +55,7 @@ def examples(names: list[str]) -> list[tuple[str, int, str, tuple[str, ...]]]:
     for name in names:
         for turn, first in _turns(name):
             keeps = turn.get("keep") or []
-            split = list(sentences.split(sentences.unnamed_secrets(scrub(turn["text"])[0])))
+            split = list(sentences.split(sentences.scrubbed(turn["text"])))
             for sentence, around in zip(split, rules.context(split, first), strict=True):
                 units = [rules.listed(sentence)[0]] if sentence.steps else \
                     [sentence.text, *rules._clauses(sentence.text)]
@@ -88,7 +87,7 @@ def turn_examples(names: list[str]) -> list[tuple[list[str], int, str]]:
     out = []
     for name in names:
         for turn, first in _turns(name):
-            split = list(sentences.split(sentences.unnamed_secrets(scrub(turn["text"])[0])))
+            split = list(sentences.split(sentences.scrubbed(turn["text"])))
             out.append((rules.turn_features(split, first), int(bool(turn.get("keep"))), name))
     return out
 

@@ -14,7 +14,6 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from chord_memory.extract import rules, sentences, similar
-from chord_memory.secrets import scrub
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "extraction.md"
 
@@ -203,18 +202,19 @@ def test_a_new_thing_under_its_label_is_the_task(text: str) -> None:
 
 
 def test_no_record_of_any_labelled_set_holds_a_url_host_path_or_secret() -> None:
-    from chord_memory.secrets import scrub
-
     sets = DOC.parent.parent / "tests" / "extract" / "statements"
     for path in sorted(sets.glob("*.jsonl")):
         sessions: dict[str, list[str]] = {}
         for line in path.read_text(encoding="utf-8").splitlines():
             turn = json.loads(line)
-            sessions.setdefault(turn.get("session") or turn["id"], []).append(scrub(turn["text"])[0])
+            # as extract/run.py does: scrubbed, then of what only the extraction takes for a secret
+            session = turn.get("session") or turn["id"]
+            sessions.setdefault(session, []).append(sentences.scrubbed(turn["text"]))
         for texts in sessions.values():
             for r in rules.extract(texts, "s").records:
                 for text in (r.summary, r.conclusion, r.why):
                     assert not sentences.names_a_place(text), (path.name, text)
+                    assert sentences.unnamed_secrets(text) == text, (path.name, text)
 
 
 def test_a_statement_after_a_kept_one_is_a_record_of_its_own_and_a_rule_is_no_why() -> None:
@@ -616,15 +616,17 @@ def test_a_sentence_that_marks_the_one_before_as_lasting_is_not_a_record_of_its_
 
 def test_a_generated_password_no_scanner_names_is_never_kept() -> None:
     """No keyword stands beside it ("Password please generate. The current one is ..."), so the
-    scrubber leaves it: the extractor takes it for a secret by its shape."""
+    scrubber leaves it: the extraction takes it for a secret by its shape (``sentences.scrubbed``,
+    what extract/run.py gives the rules)."""
     said = ("Password please generate, 32 chars. The current one for app_ro is tR8#vW2qLp9!zX4mN7sK1, "
             "don't reuse.")
-    assert rules.extract([said], "s").records == []
-    kept = rules.extract(["Always rotate it with the vault CLI, never paste Xy7!kLm2#pQr9q in chat."],
-                         "s").records
+    assert rules.extract([sentences.scrubbed(said)], "s").records == []
+    rotate = "Always rotate it with the vault CLI, never paste Xy7!kLm2#pQr9q in chat."
+    kept = rules.extract([sentences.scrubbed(rotate)], "s").records
     assert kept and all("Xy7" not in r.conclusion for r in kept)
     for code in ("stacklevel=2 everywhere", "MACOSX_DEPLOYMENT_TARGET=11.0", "C#/.NET 8", "v1.2.3+build4"):
         assert not sentences.names_a_place(code), code
+        assert sentences.unnamed_secrets(code) == code, code  # not a password by its shape
 
 
 def test_chat_spelling_leaves_options_abbreviations_and_names_alone() -> None:
@@ -671,7 +673,7 @@ def test_a_key_the_user_names_as_one_is_never_kept() -> None:
                  "Slack bot token is xoxb-2231-88812-Zq8WkT3mVn and the pd key is u+Fx7Kq2LmN9pR, put them "
                  "in .env.", "The Etsy API keystring is `etsy_k_8fj29dkq0pl3mzx7` and shared secret "
                  "`s3cr3tW1ck9aa`, put them wherever makes sense."):
-        assert rules.extract([scrub(said)[0]], "s").records == [], said  # scrubbed first, as run.py does
+        assert rules.extract([sentences.scrubbed(said)], "s").records == [], said  # as run.py gives it
     assert sentences.unnamed_secrets("the pd key is u+Fx7Kq2LmN9pR") == \
         "the pd key is [REDACTED:stated-secret]"
     for name in ("the cache key is UserProfile:v2:{id}", "The primary key is OrderId2024Line",

@@ -87,11 +87,10 @@ def new_id(summary: str, conclusion: str, created: str) -> str:
 def _safe(text: str) -> str:
     """Text fit to be written: scrubbed of secrets, without control characters or lone
     surrogates (our own readers refuse a file with a NUL in it)."""
-    from chord_memory.extract.sentences import unnamed_secrets
-    from chord_memory.secrets import scrub
+    from chord_memory.extract.sentences import scrubbed
     from chord_memory.text import clean
 
-    return unnamed_secrets(scrub(clean(text))[0])
+    return scrubbed(clean(text))
 
 
 def _scrubbed(rec: NewRecord) -> NewRecord:

@@ -716,10 +716,6 @@ KEEP = 0.6  # a sentence the rules keep stays when the model gives it at least t
 # a statement is kept without what was pasted in it, not dropped ("We use the deploy key <secret>
 # for the staging bucket uploads", "The API at <url> is rate-limited to 10 requests per second")
 KEEP_PASTED = 0.5
-
-
-def _keep_bar(raw: str) -> float:
-    return KEEP_PASTED if sentences.names_a_place(raw) else KEEP
 RESCUE = 0.88  # one the rules leave out is kept when the model is this sure of it
 _DIRECTIVE = _rx(r"^(?:we )?(?:always|never|don'?t|do not)\b")
 _THEN = _rx(r"(?:,\s*|\s+)(?:and\s+)?then\b")
@@ -800,7 +796,8 @@ def decide(raw: str, context: Iterable[str] = (), hushed: bool = False,
         p = weigh.probability(weigh.weights(), feats)
         # steps in one sentence ("hold BOOT, tap RESET, then make flash") are a workflow the
         # rules' shapes do not read: the model need not be as sure of them
-        if p < (_keep_bar(raw) if judged is not None or _steps_in_one(raw) else RESCUE):
+        keep = KEEP_PASTED if sentences.names_a_place(raw) else KEEP
+        if p < (keep if judged is not None or _steps_in_one(raw) else RESCUE):
             return None
     kept = judged or rescued
     assert kept is not None
@@ -1421,7 +1418,7 @@ def extract(user_texts: Iterable[str], session_id: str, summary_chars: int = 160
     seen = [similar.words(s.text) for s in sentences.split(known)] if known else []
     out: list[NewRecord] = []
     written: list[frozenset[str]] = []  # the words of each record of ``out``
-    texts = [sentences.unnamed_secrets(text) for text in user_texts]  # what the scrubber left
+    texts = list(user_texts)
     for n, text in enumerate(texts):
         last: int | None = None  # the record kept last from this turn
         turn = list(sentences.split(text))

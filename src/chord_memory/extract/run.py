@@ -52,10 +52,9 @@ def _agents_guidance(root: str) -> str:
 def user_texts(turns: Iterable[Turn]) -> list[str]:
     """What the user typed, scrubbed of secrets: what no rule keeps (pasted logs, code) is left
     out before the scrubber reads it, and the other roles' turns are not read at all."""
-    from chord_memory.extract.sentences import typed
-    from chord_memory.secrets import scrub
+    from chord_memory.extract.sentences import scrubbed, typed
 
-    return [scrub(text)[0] for text in (typed(t.text) for t in turns if t.role == "user") if text.strip()]
+    return [scrubbed(text) for text in (typed(t.text) for t in turns if t.role == "user") if text.strip()]
 
 
 def extract_reply(cfg: Config, texts: list[str], session_id: str, known: str) -> Reply:

@@ -72,11 +72,10 @@ _LEADING_PREP = r"(?:\s*\b(?:at|in|from|on|to|under|via|see|like|under|over|into
 # generate, 32 chars. The current one for app_ro is tR8#vW2q…"): twelve characters or more with an
 # upper-case letter, a lower-case one, a digit and one of ``_SYMBOLS``, and no "/" (not a path, not a URL)
 _SYMBOLS = "!#$%^&*~"  # not "=", "+", "@": "stacklevel=2", "v1.2+build3", "Ops1@Example.com"
-_GENERATED = (r"(?-i:(?<![^\s(\[`'\"])(?=[^\s/]*[A-Z])(?=[^\s/]*[a-z])(?=[^\s/]*\d)"
-              rf"(?=[^\s/]*[{re.escape(_SYMBOLS)}])"
-              r"[A-Za-z0-9!#$%^&*~+=@._-]{12,64}(?=[,.;:)\]`'\"]?(?:\s|$)))")  # case matters, even in _BARE
 _SYMBOL = re.compile(f"[{re.escape(_SYMBOLS)}]")
-_GENERATED_RX = re.compile(_GENERATED)
+_GENERATED_RX = re.compile(r"(?<![^\s(\[`'\"])(?=[^\s/]*[A-Z])(?=[^\s/]*[a-z])(?=[^\s/]*\d)"
+                           rf"(?=[^\s/]*[{re.escape(_SYMBOLS)}])"
+                           r"[A-Za-z0-9!#$%^&*~+=@._-]{12,64}(?=[,.;:)\]`'\"]?(?:\s|$))")
 
 
 # a value the user calls a key, token, secret or password ("the pd key is u+Fx7Kq2LmN9pR", "the bot
@@ -103,11 +102,10 @@ def _stated(m: re.Match[str]) -> str:
 
 
 def unnamed_secrets(text: str) -> str:
-    """``text`` with each password a generator made (``_GENERATED``) as ``[REDACTED:generated-password]``,
+    """``text`` with each password a generator made (``_GENERATED_RX``) as ``[REDACTED:generated-password]``,
     and each value the user calls a key, token, secret or password (``_STATED_RX``) as
     ``[REDACTED:stated-secret]``: what the scrubber does not find, since no keyword stands beside it or
-    the value is not random enough for the commit-time scan, before a text is read by the rules, leaves
-    for a model or goes into a record (extract/rules.py, extract/model/prompt.py, extract/plan.py)."""
+    the value is not random enough for the commit-time scan (``scrubbed`` runs it after the scrubber)."""
     low = text.lower()
     if any(word in low for word in _STATED_WORDS):
         text = _STATED_RX.sub(_stated, text)
@@ -116,8 +114,17 @@ def unnamed_secrets(text: str) -> str:
     return _GENERATED_RX.sub("[REDACTED:generated-password]", text)
 
 
+def scrubbed(text: str) -> str:
+    """``text`` as the extraction reads, sends and writes it: scrubbed of every secret the scanner
+    finds (secrets/), then of those only the extraction takes for one (``unnamed_secrets``). The
+    rules read only this: a secret of either kind is ``[REDACTED:…]`` to them."""
+    from chord_memory.secrets import scrub
+
+    return unnamed_secrets(scrub(text)[0])
+
+
 # a secret, with the name assigned it
-_SECRET = rf"(?:[A-Za-z_][A-Za-z0-9_.-]*\s*[=:]\s*)?(?:{REDACTED.pattern}|{_GENERATED})"
+_SECRET = rf"(?:[A-Za-z_][A-Za-z0-9_.-]*\s*[=:]\s*)?{REDACTED.pattern}"
 _PLACES = re.compile(rf"{_URL.pattern}|{_PATH.pattern}|{_HOST.pattern}", re.I)  # a URL, a path, a host
 _BARE = re.compile(rf"(?:{_PLACES.pattern}|{_SECRET})", re.I)
 _ONE = rf"(?:{_PLACES.pattern}|{_SECRET})"
@@ -374,7 +381,6 @@ def _may_name_a_place(text: str) -> bool:
     need not be tried."""
     low = text.lower()
     return "://" in low or "www." in low or "~" in low or ":\\" in low or "[redacted:" in low or \
-        (_SYMBOL.search(text) is not None and _GENERATED_RX.search(text) is not None) or \
         ("/" in low and _ROOTS.search(low) is not None) or \
         (low.count(".") >= 2 and _TLD.search(low) is not None)
 

@@ -30,6 +30,11 @@ _FOREIGN_GATES = ("senha", "contrase", "mot de passe", "passwort", "wachtwoord",
 _SET_TO = ("set& to ", "change& to ", "update& to ", "export& to ")
 # "?" stands for any non-ASCII character (an arrow) in the lowercased ASCII copy.
 _IS = (" is", " was", " are", ":", "=", " be", " to", " reads", " now", " as", "->", " - ", "?")
+# A password said in a sentence: quoted in any of the ways Markdown and chat quote, or bare to the
+# next space
+_QUOTED_PASSWORD = r"`(?P<value>[^`\n]{1,100})`|\"(?P<value2>[^\"\n]{1,100})\"|'(?P<value3>[^'\n]{1,100})'|" \
+    r"“(?P<value5>[^”\n]{1,100})”"
+_BARE_PASSWORD = r"(?P<bare>[^\s`\"'“|]{1,100})"
 # Prose between a word and its value: no sentence end, no other assignment.
 _CTX = r"(?:[^.\n:=`\"'|]|\.(?=\S)|`[^`\n]{1,40}`){0,40}?"
 
@@ -78,8 +83,7 @@ RULES: tuple[Rule, ...] = (
          + _CTX +
          r"(?i:\b(?:is|was|are|will be|is now|set to|changed to|reads|should be|as)\b|[:=]|→|->|=>"
          r"|[—–]| - )\s*"
-         r"(?::\s*)?(?:`(?P<value>[^`\n]{1,100})`|\"(?P<value2>[^\"\n]{1,100})\""
-         r"|'(?P<value3>[^'\n]{1,100})'|“(?P<value5>[^”\n]{1,100})”|(?P<bare>[^\s`\"'“|]{1,400}))",
+         r"(?::\s*)?(?:" + _QUOTED_PASSWORD + r"|(?P<bare>[^\s`\"'“|]{1,400}))",
          LINE, check=checks.prose_password, priority=1, needs=_IS),
     Rule("password-in-prose", ("pass", "pw"),
          r"(?i:\b(?:set|change|changed|reset|update|updated)\s+(?:(?:the|my|our|its|a)\s+)?"
@@ -87,23 +91,20 @@ RULES: tuple[Rule, ...] = (
          r"(?:`(?P<value>[^`\n]{1,100})`|\"(?P<value2>[^\"\n]{1,100})\"|(?P<bare>[^\s`\"']{1,100}))",
          LINE, check=checks.prose_password, priority=1, needs=_SET_TO),
     Rule("password-in-prose", ("pass", "pw"),
-         r"(?<![\w/+=.\-])(?i:password|passwd|passphrase|pwd|pw)s?[ \t]+(?:`(?P<value>[^`\n]{1,100})`"
-         r"|\"(?P<value2>[^\"\n]{1,100})\"|'(?P<value3>[^'\n]{1,100})'|“(?P<value5>[^”\n]{1,100})”)",
+         r"(?<![\w/+=.\-])(?i:password|passwd|passphrase|pwd|pw)s?[ \t]+(?:" + _QUOTED_PASSWORD + ")",
          LINE, check=checks.prose_password, priority=1, needs=("'", '"', "`", "?")),
     Rule("password-in-prose", ("pass", "pw"),
-         r"(?i:\b(?:with|using)[ \t]+(?:(?:the|a|my|our)[ \t]+)?(?:password|passwd|passphrase|pwd))"
-         r"[ \t]+(?P<bare>[^\s`\"'“|]{1,100})",
+         r"(?i:\b(?:with|using)[ \t]+(?:(?:the|a|my|our)[ \t]+)?(?:password|passwd|passphrase|pwd))[ \t]+"
+         + _BARE_PASSWORD,
          LINE, check=checks.prose_password, priority=1, needs=("with", "using")),
     Rule("password-in-prose", ("pass", "pw"),  # "user netadm / pw …", "login ci, pass …"
          r"(?i:\b(?:user(?:name)?|login)[ \t]+[\w.@+-]{1,64}[ \t]*[/,;]?[ \t]*"
-         r"(?:password|passwd|pass|pwd|pw))"
-         r"[ \t]+(?P<bare>[^\s`\"'“|]{1,100})",
+         r"(?:password|passwd|pass|pwd|pw))[ \t]+" + _BARE_PASSWORD,
          LINE, check=checks.prose_password, priority=1, needs=("user", "login")),
     Rule("password-in-prose", _FOREIGN_GATES,
          r"(?:(?<![\w-])(?i:" + _FOREIGN + r")(?![\w-])|" + _CJK + r")"
          r"(?:" + _CTX + r"(?i:\b(?:" + _FOREIGN_IS + r")\b"
-         r"|[:=]|→|->))?[ \t]*(?:`(?P<value>[^`\n]{1,100})`|\"(?P<value2>[^\"\n]{1,100})\""
-         r"|'(?P<value3>[^'\n]{1,100})'|“(?P<value5>[^”\n]{1,100})”|(?P<bare>[^\s`\"'“|]{1,100}))",
+         r"|[:=]|→|->))?[ \t]*(?:" + _QUOTED_PASSWORD + "|" + _BARE_PASSWORD + ")",
          LINE, check=checks.prose_password, priority=1),
     Rule("password-in-prose", ("cred", "login"),
          r"(?i:\b(?:creds|credentials|login)\b)" + _CTX + r"(?i:\b(?:is|are)\b|[:=])\s*`?"

@@ -34,10 +34,9 @@ def text(name: str) -> str:
 
 
 def clean(value: str) -> str:
-    from chord_memory.extract.sentences import unnamed_secrets
-    from chord_memory.secrets import scrub
+    from chord_memory.extract.sentences import scrubbed
 
-    return unnamed_secrets(scrub(value)[0])
+    return scrubbed(value)
 
 
 def bounded(value: str, limit: int, what: str) -> str:
