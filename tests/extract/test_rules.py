@@ -52,6 +52,7 @@ DROPPED = [  # (what the user typed, why it is not memory)
     ("fix the failing test in test_api.py", "a one-off request"),
     ("can you add a button that exports CSV?", "a question, and a request"),
     ("thanks, looks good!", "thanks"),
+    ("No worries mate.", "thanks in other words: not a rule that opens with \"no\""),
     ("that's wrong, try again", "a remark about the assistant's last answer"),
     ("for this PR don't touch the tests", "a rule for the task at hand"),
     ("push it to my branch for now", "temporary git state"),

@@ -272,7 +272,8 @@ _ACKS = (r"(?:thanks?|thank you|thx|ty|cheers|great|perfect|nice|cool|awesome|ex
          r"fine|alright|right|exactly|correct|agreed|hmm+|wow|amazing|brilliant|sweet|done|great job|"
          r"so much|eh|meh|"
          r"not great|not bad|not quite|better|worse|close|almost|"
-         r"a lot|again|man|mate|dude|that works|works|all good|good)")
+         r"a lot|again|man|mate|dude|that works|works|all good|good|"
+         r"no worries|no problem|no probs?|np|no rush|no biggie|fair enough|of course|sure thing|all set)")
 _ACK = _rx(rf"^{_ACKS}(?:[\s,.!:)-]+{_ACKS})*[\s,.!:)(-]*$")
 _HEDGE = _rx(r"\b(?:maybe|perhaps|someday|some day|eventually|we'?d|we would|would have to|might|"
               r"probably|in case (?:that|it) matters|if we ever|i wonder|not sure if|no idea|i guess)\b|"
@@ -714,8 +715,10 @@ def judge(raw: str) -> Judged | None:
 KEEP = 0.6  # a sentence the rules keep stays when the model gives it at least this
 # ... or this, when a URL, path, host or secret is taken out of it: the words left say less, and such
 # a statement is kept without what was pasted in it, not dropped ("We use the deploy key <secret>
-# for the staging bucket uploads", "The API at <url> is rate-limited to 10 requests per second")
-KEEP_PASTED = 0.5
+# for the staging bucket uploads", "The API at <url> is rate-limited to 10 requests per second").
+# 0.25 since the eleventh round: retrained on 158 sets, the model gave the first 0.30 (0.54 on 150),
+# and on the held-out pool and the probes no record moved between 0.5 and 0.25
+KEEP_PASTED = 0.25
 RESCUE = 0.88  # one the rules leave out is kept when the model is this sure of it
 _DIRECTIVE = _rx(r"^(?:we )?(?:always|never|don'?t|do not)\b")
 _THEN = _rx(r"(?:,\s*|\s+)(?:and\s+)?then\b")
