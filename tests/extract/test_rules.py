@@ -678,8 +678,17 @@ def test_a_key_the_user_names_as_one_is_never_kept() -> None:
     assert sentences.unnamed_secrets("the pd key is u+Fx7Kq2LmN9pR") == \
         "the pd key is [REDACTED:stated-secret]"
     for name in ("the cache key is UserProfile:v2:{id}", "The primary key is OrderId2024Line",
-                 "the token is stored in Vault", "the key is PKCS12PrivateKeyTypes2"):
+                 "the token is stored in Vault", "the key is PKCS12PrivateKeyTypes2",
+                 "UserProfile:v2x is the cache key.", "Xk29fLQm0pVbA7zRt3Yw is the key point.",
+                 "Pixel_4_API_30 is the avd name, keys are dot.separated.lowercase."):
         assert sentences.unnamed_secrets(name) == name
+    # several values after one name, and the value before what the user calls it
+    assert sentences.unnamed_secrets("RevenueCat keys are appl_kQxTzR8mPfW2vNeLs and goog_Zr4bWq9TmcXaVn, "
+                                     "put them in the dart-define.") == \
+        "RevenueCat keys are [REDACTED:stated-secret] and [REDACTED:stated-secret], " \
+        "put them in the dart-define."
+    assert sentences.unnamed_secrets("Careful, that one (ser.Qw81kLmZ0pVbA7zRt3Yx) is the server key.") == \
+        "Careful, that one ([REDACTED:stated-secret]) is the server key."
 
 
 def test_what_is_taken_out_leaves_no_quotes_brackets_or_cut_words() -> None:

@@ -81,11 +81,27 @@ _GENERATED_RX = re.compile(r"(?<![^\s(\[`'\"])(?=[^\s/]*[A-Z])(?=[^\s/]*[a-z])(?
 # a value the user calls a key, token, secret or password ("the pd key is u+Fx7Kq2LmN9pR", "the bot
 # token is 77120:AAH-fk29…"), ten characters or more with both cases and a digit: shorter or plainer
 # than the generated values the scanner reports without a provider's shape (secrets/checks.py)
+_STATED_VALUE = r"(?=[^\s`'\",;]*[A-Z])(?=[^\s`'\",;]*[a-z])(?=[^\s`'\",;]*\d)[^\s`'\",;]{10,200}?"
+_SECRET_WORD = r"(?:token|key|secret|password|passwd|passphrase|pw|pwd|credential)s?"
 _STATED_RX = re.compile(
-    r"(?i:\b(?P<before>[a-z]+[ _-])?(?:token|key|secret|password|passwd|passphrase|pw|pwd|credential)s?)"
-    r"[ \t]*(?:(?i:is|was)[ \t]+|[:=][ \t]*)[`'\"]?"
-    r"(?P<value>(?=[^\s`'\",;]*[A-Z])(?=[^\s`'\",;]*[a-z])(?=[^\s`'\",;]*\d)[^\s`'\",;]{10,200}?)"
+    rf"(?i:\b(?P<before>[a-z]+[ _-])?{_SECRET_WORD})"
+    r"[ \t]*(?:(?i:is|was|are|were)[ \t]+|[:=][ \t]*)[`'\"]?"
+    rf"(?P<value>{_STATED_VALUE})"
     r"(?=[.,;:)`'\"]?(?:\s|$))")
+# "keys are appl_kQx… and goog_Zr4…": the values after the first, in a list
+_STATED_MORE_RX = re.compile(
+    r"(?<=\[REDACTED:stated-secret\])"
+    r"(?P<sep>[`'\"]?(?:[ \t]*,[ \t]*(?:and[ \t]+|or[ \t]+)?|[ \t]+(?:and|or|&)[ \t]+)[`'\"]?)"
+    rf"(?P<value>{_STATED_VALUE})"
+    r"(?=[.,;:)`'\"]?(?:\s|$))")
+# "(ser.Xk29fLQm…) is the server key": the value first, then what the user calls it
+_STATED_BEFORE_RX = re.compile(
+    r"(?<![^\s(\[`'\"])(?P<value>(?=[^\s`'\",;()\[\]]*[A-Z])(?=[^\s`'\",;()\[\]]*[a-z])"
+    r"(?=[^\s`'\",;()\[\]]*\d)[^\s`'\",;()\[\]]{10,200})[`'\")\]]*[ \t]+(?i:is|was)[ \t]+"
+    rf"(?i:(?:the|our|my|your|their|a|an)[ \t]+(?:(?P<before>[a-z]+)[ _-])?{_SECRET_WORD})"
+    # ... and nothing after it that makes it a name of something else ("is the key type", "the key point")
+    r"(?=[ \t]*(?:$|[.,;:!?)\u2014-]|"
+    r"(?i:for|of|to|in|on|at|we|i|you|that|which|here|there|and|but|so|because|from|with)\b))")
 _STATED_WORDS = ("key", "token", "secret", "pass", "pw", "credential")
 
 
@@ -93,7 +109,7 @@ def _stated(m: re.Match[str]) -> str:
     from chord_memory.secrets import checks, filters
 
     value = m.group("value")
-    qualifier = (m.group("before") or "").strip(" _-").lower()
+    qualifier = (m.groupdict().get("before") or "").strip(" _-").lower()
     if qualifier in checks.WEAK_QUALIFIERS or value.startswith("[REDACTED") or \
             not filters.credential_like(value) or filters.identifier(value):
         return m.group(0)  # "the cache key is UserProfile:v2": a name, not a secret
@@ -108,7 +124,12 @@ def unnamed_secrets(text: str) -> str:
     the value is not random enough for the commit-time scan (``scrubbed`` runs it after the scrubber)."""
     low = text.lower()
     if any(word in low for word in _STATED_WORDS):
-        text = _STATED_RX.sub(_stated, text)
+        text = _STATED_BEFORE_RX.sub(_stated, _STATED_RX.sub(_stated, text))
+        while "[REDACTED:stated-secret]" in text:
+            more = _STATED_MORE_RX.sub(_stated, text)
+            if more == text:
+                break
+            text = more
     if _SYMBOL.search(text) is None:
         return text
     return _GENERATED_RX.sub("[REDACTED:generated-password]", text)
