@@ -689,6 +689,21 @@ def test_a_key_the_user_names_as_one_is_never_kept() -> None:
         "put them in the dart-define."
     assert sentences.unnamed_secrets("Careful, that one (ser.Qw81kLmZ0pVbA7zRt3Yx) is the server key.") == \
         "Careful, that one ([REDACTED:stated-secret]) is the server key."
+    # after the name in the same sentence, a value that looks generated, or a quoted password
+    for said, left in (
+            ("with EXPO_ACCESS_TOKEN set to expo_Qm3vTzR8kWp2LxN9aYc4HdF7 and a phone", "set to [REDACTED"),
+            ("the read-only stats key pl_9XcVb2NmQw7Er4Ty6Ui8 lives in Netlify env", "key [REDACTED"),
+            ("sentry auth token (sntrys_eyJpYXQiOjE3MTAwMDAw) goes in CI", "token ([REDACTED"),
+            ("the Vault password is in 1password, it's `hunter2-staging-9xQ` for a local run",
+             "it's `[REDACTED"),
+            ("Secret format is pcl_whsec_ + 32 base62, e.g. pcl_whsec_Hk29sLmQ0xPb7TzR4nVc.",
+             "e.g. [REDACTED")):
+        assert left in sentences.unnamed_secrets(said), said
+    for name in ("The API key goes in .env, the model is Llama-3.1-70B-Instruct.",
+                 "The key point: Llama-3.1-70B-Instruct is the teacher.",
+                 "the password policy is in `PasswordPolicyV2`, the refresh in `refresh_token_v2`",
+                 "the token expired. The build id is b9XcVb2NmQw7Er4Ty6Ui8 now"):
+        assert sentences.unnamed_secrets(name) == name
 
 
 def test_what_is_taken_out_leaves_no_quotes_brackets_or_cut_words() -> None:

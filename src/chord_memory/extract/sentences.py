@@ -102,7 +102,30 @@ _STATED_BEFORE_RX = re.compile(
     # ... and nothing after it that makes it a name of something else ("is the key type", "the key point")
     r"(?=[ \t]*(?:$|[.,;:!?)\u2014-]|"
     r"(?i:for|of|to|in|on|at|we|i|you|that|which|here|there|and|but|so|because|from|with)\b))")
+# "with EXPO_ACCESS_TOKEN set to expo_mHFw…", "the stats key plausible_key_9Xc…", "sentry auth token
+# (sntrys_eyJ…)", "the Vault password … it's `hunter2-…`": a value that looks made by a machine, after
+# the name of a key, token, secret or password in the same sentence (not across a full stop)
+_NEAR_RX = re.compile(
+    rf"(?<![A-Za-z])(?i:(?P<before>[a-z]+[ _-])?(?P<word>{_SECRET_WORD}))(?![A-Za-z])"
+    r"(?:[^.!?\n]|\.(?!\s)|(?<=\be\.g)\.\s|(?<=\bi\.e)\.\s){0,80}?"
+    r"(?<![^\s(\[`'\"=])(?P<value>(?=[^\s`'\",;()\[\]]*[A-Z])(?=[^\s`'\",;()\[\]]*[a-z])"
+    r"(?=[^\s`'\",;()\[\]]*\d)[^\s`'\",;()\[\]@]{12,200}?)"
+    r"(?=[.,;:)\]`'\"]?(?:\s|$))")
 _STATED_WORDS = ("key", "token", "secret", "pass", "pw", "credential")
+
+
+def _near(m: re.Match[str]) -> str:
+    """Said near the name, the value must look generated (``random_like``: not "Llama-3.1-70B-Instruct"),
+    unless it is quoted after a password's name ("it's `hunter2-staging-9xQ`")."""
+    from chord_memory.secrets import filters
+
+    value = m.group("value")
+    quoted = m.string[m.start("value") - 1: m.start("value")] in ("`", "'", '"')
+    said = m.group("word").lower().startswith(("pass", "pw"))
+    if "://" in value or not (filters.random_like(value) or
+                              (quoted and said and filters.password_like(value, quoted=True))):
+        return m.group(0)
+    return _stated(m)
 
 
 def _stated(m: re.Match[str]) -> str:
@@ -125,6 +148,11 @@ def unnamed_secrets(text: str) -> str:
     low = text.lower()
     if any(word in low for word in _STATED_WORDS):
         text = _STATED_BEFORE_RX.sub(_stated, _STATED_RX.sub(_stated, text))
+        for _ in range(8):  # a value a round: "keys are … and …" names several
+            near = _NEAR_RX.sub(_near, text)
+            if near == text:
+                break
+            text = near
         while "[REDACTED:stated-secret]" in text:
             more = _STATED_MORE_RX.sub(_stated, text)
             if more == text:
