@@ -105,27 +105,11 @@ _STATED_BEFORE_RX = re.compile(
 # "with EXPO_ACCESS_TOKEN set to expo_mHFw…", "the stats key plausible_key_9Xc…", "sentry auth token
 # (sntrys_eyJ…)", "the Vault password … it's `hunter2-…`": a value that looks made by a machine, after
 # the name of a key, token, secret or password in the same sentence (not across a full stop)
-_NEAR_RX = re.compile(
-    rf"(?<![A-Za-z])(?i:(?P<before>[a-z]+[ _-])?(?P<word>{_SECRET_WORD}))(?![A-Za-z])"
-    r"(?:[^.!?\n]|\.(?!\s)|(?<=\be\.g)\.\s|(?<=\bi\.e)\.\s){0,80}?"
-    r"(?<![^\s(\[`'\"=])(?P<value>(?=[^\s`'\",;()\[\]]*[A-Z])(?=[^\s`'\",;()\[\]]*[a-z])"
-    r"(?=[^\s`'\",;()\[\]]*\d)[^\s`'\",;()\[\]@]{12,200}?)"
-    r"(?=[.,;:)\]`'\"]?(?:\s|$))")
+_NAME_RX = re.compile(rf"(?<![A-Za-z])(?i:(?P<before>[a-z]+[ _-])?(?P<word>{_SECRET_WORD}))(?![A-Za-z])")
+_CANDIDATE_RX = re.compile(r"(?<![^\s(\[`'\"=])[^\s`'\",;()\[\]@=]{12,200}?={0,3}(?=[.,;:)\]`'\"]?(?:\s|$))")
+_SENTENCE_END = re.compile(r"[!?\n]|(?<!\be\.g)(?<!\bi\.e)\.\s")
+_NEAR = 80  # characters between the name and the value, at most
 _STATED_WORDS = ("key", "token", "secret", "pass", "pw", "credential")
-
-
-def _near(m: re.Match[str]) -> str:
-    """Said near the name, the value must look generated (``random_like``: not "Llama-3.1-70B-Instruct"),
-    unless it is quoted after a password's name ("it's `hunter2-staging-9xQ`")."""
-    from chord_memory.secrets import filters
-
-    value = m.group("value")
-    quoted = m.string[m.start("value") - 1: m.start("value")] in ("`", "'", '"')
-    said = m.group("word").lower().startswith(("pass", "pw"))
-    if "://" in value or not (filters.random_like(value) or
-                              (quoted and said and filters.password_like(value, quoted=True))):
-        return m.group(0)
-    return _stated(m)
 
 
 def _stated(m: re.Match[str]) -> str:
@@ -140,6 +124,37 @@ def _stated(m: re.Match[str]) -> str:
         m.group(0)[m.end("value") - m.start():]
 
 
+def _near(text: str) -> str:
+    """``text`` with each value said near the name (``_NAME_RX`` before it in the same sentence, at most
+    ``_NEAR`` characters away) taken out when it looks generated (``random_like``: not
+    "Llama-3.1-70B-Instruct"), or is quoted after a password's name ("it's `hunter2-staging-9xQ`").
+    Driven by the values, which are few, not by the names, which may be many ("token token …")."""
+    from chord_memory.secrets import checks, filters
+
+    out, last = [], 0
+    for m in _CANDIDATE_RX.finditer(text):
+        value = m.group(0)
+        if value.startswith("[REDACTED") or "://" in value or \
+                not (any(c.isupper() for c in value) and any(c.islower() for c in value) and
+                     any(c.isdigit() for c in value)):
+            continue
+        window = text[max(0, m.start() - _NEAR - 40): m.start()]
+        name = next((n for n in _NAME_RX.finditer(window) if len(window) - n.end() <= _NEAR and
+                     not _SENTENCE_END.search(window, n.end())), None)
+        if name is None or (name.group("before") or "").strip(" _-").lower() in checks.WEAK_QUALIFIERS:
+            continue
+        quoted = text[m.start() - 1: m.start()] in ("`", "'", '"')
+        said = name.group("word").lower().startswith(("pass", "pw"))
+        if not (filters.random_like(value) or
+                (quoted and said and filters.password_like(value, quoted=True))):
+            continue
+        if not filters.credential_like(value) or filters.identifier(value):
+            continue
+        out.append(text[last: m.start()] + "[REDACTED:stated-secret]")
+        last = m.end()
+    return "".join(out) + text[last:] if out else text
+
+
 def unnamed_secrets(text: str) -> str:
     """``text`` with each password a generator made (``_GENERATED_RX``) as ``[REDACTED:generated-password]``,
     and each value the user calls a key, token, secret or password (``_STATED_RX``) as
@@ -148,11 +163,7 @@ def unnamed_secrets(text: str) -> str:
     low = text.lower()
     if any(word in low for word in _STATED_WORDS):
         text = _STATED_BEFORE_RX.sub(_stated, _STATED_RX.sub(_stated, text))
-        for _ in range(8):  # a value a round: "keys are … and …" names several
-            near = _NEAR_RX.sub(_near, text)
-            if near == text:
-                break
-            text = near
+        text = _near(text)
         while "[REDACTED:stated-secret]" in text:
             more = _STATED_MORE_RX.sub(_stated, text)
             if more == text:
