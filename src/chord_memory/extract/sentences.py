@@ -157,9 +157,11 @@ def _near(text: str) -> str:
 
 def unnamed_secrets(text: str) -> str:
     """``text`` with each password a generator made (``_GENERATED_RX``) as ``[REDACTED:generated-password]``,
-    and each value the user calls a key, token, secret or password (``_STATED_RX``) as
-    ``[REDACTED:stated-secret]``: what the scrubber does not find, since no keyword stands beside it or
-    the value is not random enough for the commit-time scan (``scrubbed`` runs it after the scrubber)."""
+    and each value the user calls a key, token, secret or password as ``[REDACTED:stated-secret]``:
+    after the name (``_STATED_RX``, and the rest of a list, ``_STATED_MORE_RX``), before it
+    (``_STATED_BEFORE_RX``), or later in the sentence that names it (``_near``). What the scrubber does
+    not find, since no keyword stands beside it or the value is not random enough for the commit-time
+    scan (``scrubbed`` runs it after the scrubber)."""
     low = text.lower()
     if any(word in low for word in _STATED_WORDS):
         text = _STATED_BEFORE_RX.sub(_stated, _STATED_RX.sub(_stated, text))
