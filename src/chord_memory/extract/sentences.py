@@ -81,7 +81,16 @@ _GENERATED_RX = re.compile(r"(?<![^\s(\[`'\"])(?=[^\s/]*[A-Z])(?=[^\s/]*[a-z])(?
 # a value the user calls a key, token, secret or password ("the pd key is u+Fx7Kq2LmN9pR", "the bot
 # token is 77120:AAH-fk29…"), ten characters or more with both cases and a digit: shorter or plainer
 # than the generated values the scanner reports without a provider's shape (secrets/checks.py)
-_STATED_VALUE = r"(?=[^\s`'\",;]*[A-Z])(?=[^\s`'\",;]*[a-z])(?=[^\s`'\",;]*\d)[^\s`'\",;]{10,200}?"
+
+
+def _mixed_run(stops: str, lazy: bool = True) -> str:
+    """A run of ten to 200 characters up to a space or one of ``stops``, with an upper-case letter,
+    a lower-case one and a digit in it."""
+    run = rf"[^\s{stops}]"
+    return rf"(?={run}*[A-Z])(?={run}*[a-z])(?={run}*\d){run}{{10,200}}" + ("?" if lazy else "")
+
+
+_STATED_VALUE = _mixed_run(r"`'\",;")
 _SECRET_WORD = r"(?:token|key|secret|password|passwd|passphrase|pw|pwd|credential)s?"
 _STATED_RX = re.compile(
     rf"(?i:\b(?P<before>[a-z]+[ _-])?{_SECRET_WORD})"
@@ -95,9 +104,9 @@ _STATED_MORE_RX = re.compile(
     rf"(?P<value>{_STATED_VALUE})"
     r"(?=[.,;:)`'\"]?(?:\s|$))")
 # "(ser.Xk29fLQm…) is the server key": the value first, then what the user calls it
+_BRACKETED_VALUE = _mixed_run(r"`'\",;()\[\]", lazy=False)
 _STATED_BEFORE_RX = re.compile(
-    r"(?<![^\s(\[`'\"])(?P<value>(?=[^\s`'\",;()\[\]]*[A-Z])(?=[^\s`'\",;()\[\]]*[a-z])"
-    r"(?=[^\s`'\",;()\[\]]*\d)[^\s`'\",;()\[\]]{10,200})[`'\")\]]*[ \t]+(?i:is|was)[ \t]+"
+    rf"(?<![^\s(\[`'\"])(?P<value>{_BRACKETED_VALUE})[`'\")\]]*[ \t]+(?i:is|was)[ \t]+"
     rf"(?i:(?:the|our|my|your|their|a|an)[ \t]+(?:(?P<before>[a-z]+)[ _-])?{_SECRET_WORD})"
     # ... and nothing after it that makes it a name of something else ("is the key type", "the key point")
     r"(?=[ \t]*(?:$|[.,;:!?)\u2014-]|"
@@ -112,14 +121,18 @@ _NEAR = 80  # characters between the name and the value, at most
 _STATED_WORDS = ("key", "token", "secret", "pass", "pw", "credential")
 
 
-def _stated(m: re.Match[str]) -> str:
+def _named_secret(value: str, before: str | None) -> bool:
+    """A value under a secret's name is one unless the name is of something else ("the cache key
+    is UserProfile:v2") or the value reads as a name (`PKCS12PrivateKeyTypes2`)."""
     from chord_memory.secrets import checks, filters
 
-    value = m.group("value")
-    qualifier = (m.groupdict().get("before") or "").strip(" _-").lower()
-    if qualifier in checks.WEAK_QUALIFIERS or value.startswith("[REDACTED") or \
-            not filters.credential_like(value) or filters.identifier(value):
-        return m.group(0)  # "the cache key is UserProfile:v2": a name, not a secret
+    return (before or "").strip(" _-").lower() not in checks.WEAK_QUALIFIERS and \
+        not value.startswith("[REDACTED") and filters.credential_like(value) and not filters.identifier(value)
+
+
+def _stated(m: re.Match[str]) -> str:
+    if not _named_secret(m.group("value"), m.groupdict().get("before")):
+        return m.group(0)
     return m.group(0)[: m.start("value") - m.start()] + "[REDACTED:stated-secret]" + \
         m.group(0)[m.end("value") - m.start():]
 
@@ -129,26 +142,22 @@ def _near(text: str) -> str:
     ``_NEAR`` characters away) taken out when it looks generated (``random_like``: not
     "Llama-3.1-70B-Instruct"), or is quoted after a password's name ("it's `hunter2-staging-9xQ`").
     Driven by the values, which are few, not by the names, which may be many ("token token …")."""
-    from chord_memory.secrets import checks, filters
+    from chord_memory.secrets import filters
 
     out, last = [], 0
     for m in _CANDIDATE_RX.finditer(text):
         value = m.group(0)
-        if value.startswith("[REDACTED") or "://" in value or \
-                not (any(c.isupper() for c in value) and any(c.islower() for c in value) and
-                     any(c.isdigit() for c in value)):
+        if "://" in value or not filters.mixed(value):
             continue
         window = text[max(0, m.start() - _NEAR - 40): m.start()]
         name = next((n for n in _NAME_RX.finditer(window) if len(window) - n.end() <= _NEAR and
                      not _SENTENCE_END.search(window, n.end())), None)
-        if name is None or (name.group("before") or "").strip(" _-").lower() in checks.WEAK_QUALIFIERS:
+        if name is None or not _named_secret(value, name.group("before")):
             continue
         quoted = text[m.start() - 1: m.start()] in ("`", "'", '"')
         said = name.group("word").lower().startswith(("pass", "pw"))
         if not (filters.random_like(value) or
                 (quoted and said and filters.password_like(value, quoted=True))):
-            continue
-        if not filters.credential_like(value) or filters.identifier(value):
             continue
         out.append(text[last: m.start()] + "[REDACTED:stated-secret]")
         last = m.end()

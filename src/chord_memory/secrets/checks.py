@@ -79,10 +79,9 @@ def juxtaposed(m: re.Match[str], value: str) -> bool:
     (`app-secrets-v2`, `STRIPE_KEY`, `ctrl+shift+p`)."""
     if filters.random_like(value):
         return True
-    mixed = any(c.isupper() for c in value) and any(c.islower() for c in value) and \
-        any(c.isdigit() for c in value)
     symbol = any(c in "!@#$%^&*?~" for c in value)
-    return (mixed or symbol) and filters.password_like(value, quoted=True) and not filters.identifier(value)
+    return (filters.mixed(value) or symbol) and filters.password_like(value, quoted=True) and \
+        not filters.identifier(value)
 
 
 def named_after(m: re.Match[str], value: str) -> bool:

@@ -97,6 +97,12 @@ def entropy(value: str) -> float:
     return -sum(c / n * math.log2(c / n) for c in Counter(value).values())
 
 
+def mixed(value: str) -> bool:
+    """Upper and lower case and a digit: how a made-up password or a short key reads."""
+    return any(c.isupper() for c in value) and any(c.islower() for c in value) and \
+        any(c.isdigit() for c in value)
+
+
 def classes(value: str) -> int:
     """How many of lower, upper, digit, other appear."""
     return (
