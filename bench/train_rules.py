@@ -210,8 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     turns = train(turn_data)
     meta = {"sets": names, "examples": stamp, "sentences": len(data), "positive": sum(y > 0 for _, y in data),
             "epochs": EPOCHS, "rate": RATE, "l2": L2, "seed": SEED, "min_count": MIN_COUNT}
-    packed = {"weights": weigh.pack(weights), "types": {k: weigh.pack(v) for k, v in types.items()},
-              "turns": weigh.pack(turns)}
+    packed = {"sentence_tables": weigh.pack_columns({"keep": weights, **types}), "turns": weigh.pack(turns)}
     with open(OUT, "w", encoding="utf-8") as f:
         # ASCII, the few non-ASCII letters of features escaped: a text of one-byte characters parses
         # and splits in about two thirds of the time a text with a single wider one does

@@ -25,13 +25,30 @@ def test_weights_are_current() -> None:
 
 def test_weights_ship_in_the_package_and_never_learn_from_a_held_out_set() -> None:
     data = json.loads((files("chord_memory") / "data" / weigh.WEIGHTS).read_text("utf-8"))
-    assert data["weights"] and not any(name.startswith("heldout") for name in data["sets"])
+    assert data["sentence_tables"] and not any(name.startswith("heldout") for name in data["sets"])
     assert weigh.trained_on() == data["sets"]
-    assert weigh.weights() == weigh.unpack(data["weights"]) and len(weigh.weights()) > 1000
+    tables = weigh.columns(data["sentence_tables"])
+    assert weigh.weights() == tables["keep"] and len(weigh.weights()) > 1000
+    assert weigh.types() == {k: t for k, t in tables.items() if k != "keep"} and len(weigh.types()) == 4
     assert weigh.unpack(weigh.pack({"w:a": 0.5, "b:x_y": -1.25, "bias": 1e-4})) == \
         {"w:a": 0.5, "b:x_y": -1.25, "bias": 1e-4}
     with pytest.raises(ValueError, match="space"):
         weigh.pack({"w:two words": 1.0})
+
+
+def test_tables_packed_as_columns_read_back_as_they_were_and_weigh_as_dictionaries_do() -> None:
+    """The sentence model and the type models share one index of features in the file and in
+    memory; each reads back as the table it was, and weighs a sentence as that table would."""
+    keep, fact = {"w:a": 0.5, "b:x_y": -1.25, "bias": 1e-4}, {"w:a": -2.0, "w:z": 3.0}
+    read = weigh.columns(weigh.pack_columns({"keep": keep, "fact": fact}))
+    assert read == {"keep": keep, "fact": fact}
+    assert "w:z" not in read["keep"] and len(read["keep"]) == 3 and read["fact"]["w:z"] == 3.0
+    feats = ["w:a", "w:z", "w:never-seen", "bias"]
+    for name, table in (("keep", keep), ("fact", fact)):
+        assert weigh.total(read[name], feats) == weigh.total(table, feats)
+        assert weigh.probability(read[name], feats) == weigh.probability(table, feats)
+    with pytest.raises(ValueError, match="a weight for each feature"):
+        weigh.columns({"features": "w:a w:b", "keep": weigh.pack({"w:a": 1.0})["values"]})
 
 
 def test_the_score_does_not_depend_on_the_order_of_the_features() -> None:

@@ -10,7 +10,7 @@ others, reads the type (`kind`); a third, over the words of the whole turn, tell
 that holds nothing to keep (a request for the task at hand, a bug report) from one that
 does (`turns`). It is plain logistic regression: the same sentence gets the
 same score on every machine, nothing is fetched, and the weights are a JSON file
-in the package (each table its features as text and its weights packed: ``pack``).
+in the package (the features as text and the weights packed: ``pack``, ``pack_columns``).
 """
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ import json
 import math
 import re
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from importlib.resources import files
 from typing import cast
@@ -29,7 +29,7 @@ from typing import cast
 from chord_memory.extract.sentences import PLACE, marked_places, without_places
 from chord_memory.text import REDACTED
 
-WEIGHTS = "extract-weights-v1.json"
+WEIGHTS = "extract-weights-v2.json"
 
 _TOKEN = re.compile(rf"{REDACTED.pattern}|{re.escape(PLACE)}|`[^`]*`|[\w'’./-]*\w|[^\w\s]")
 _NUMBER = re.compile(r"^\d[\d.,:]*$")
@@ -106,10 +106,48 @@ def own(feats: Iterable[str]) -> list[str]:
     return [f for f in feats if not f.startswith("s:c:")]
 
 
+class Table(Mapping[str, float]):
+    """A table of weights as the package ships it: an index of feature names, which the tables of
+    one model share (``columns``), and an array of weights, the last one 0.0 for a feature the
+    index does not hold. Read, it is one dictionary and an array for several tables, where a
+    dictionary a table took twice the time and more memory; as a mapping it holds the features
+    whose weight is not 0.0 (a trained table holds no such weight: ``bench/train_rules.py``)."""
+
+    __slots__ = ("_index", "_values")
+
+    def __init__(self, index: Mapping[str, int], values: array.array[float]) -> None:
+        if len(values) != len(index) + 1 or values[-1] != 0.0:
+            raise ValueError("a table holds a weight for each feature of its index, then 0.0")
+        self._index, self._values = index, values
+
+    def total(self, feats: Iterable[str]) -> float:
+        """The exact sum of the weights of ``feats`` (0.0 for a feature not in the table)."""
+        return math.fsum(map(self._values.__getitem__, map(self._index.get, feats, itertools.repeat(-1))))
+
+    def __getitem__(self, feature: str) -> float:
+        value = self._values[self._index[feature]]
+        if value == 0.0:
+            raise KeyError(feature)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name, i in self._index.items() if self._values[i] != 0.0)
+
+    def __len__(self) -> int:
+        return sum(1 for v in itertools.islice(self._values, len(self._index)) if v != 0.0)
+
+
+def total(weights: Mapping[str, float], feats: Iterable[str]) -> float:
+    """The exact sum (math.fsum) of the weights of ``feats``, so the order of the features
+    never changes it; a feature without a weight weighs 0.0."""
+    if isinstance(weights, Table):
+        return weights.total(feats)
+    return math.fsum(map(weights.get, feats, itertools.repeat(0.0)))  # weights.get(f, 0.0) for each f
+
+
 def probability(weights: Mapping[str, float], feats: Iterable[str]) -> float:
-    """The model's probability that the sentence holds something to keep. The sum is
-    exact (math.fsum), so the order of the features never changes the score."""
-    z = math.fsum(map(weights.get, feats, itertools.repeat(0.0)))  # weights.get(f, 0.0) for each f
+    """The model's probability that the sentence holds something to keep."""
+    z = total(weights, feats)
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
@@ -119,6 +157,27 @@ def _data() -> dict[str, object]:
     return data
 
 
+def _names(names: list[str]) -> str:
+    if any(not name or any(c.isspace() for c in name) for name in names):
+        raise ValueError("a feature with a space in it cannot be packed")
+    return " ".join(names)
+
+
+def _doubles(values: Iterable[float]) -> str:
+    packed = array.array("d", values)
+    if sys.byteorder == "big":
+        packed.byteswap()
+    return base64.b64encode(packed.tobytes()).decode("ascii")
+
+
+def _read_doubles(text: str) -> array.array[float]:
+    values = array.array("d")
+    values.frombytes(base64.b64decode(text))
+    if sys.byteorder == "big":
+        values.byteswap()
+    return values
+
+
 def pack(table: Mapping[str, float]) -> dict[str, str]:
     """A table of weights as the file holds it: its features, cut by spaces (a feature holds
     none: its words are tokens), and their weights as little-endian doubles in base64. Nothing
@@ -126,38 +185,55 @@ def pack(table: Mapping[str, float]) -> dict[str, str]:
     it is the same table, bit for bit, in a fraction of the time a JSON object of 300,000
     numbers takes to parse."""
     names = sorted(table)
-    if any(not name or any(c.isspace() for c in name) for name in names):
-        raise ValueError("a feature with a space in it cannot be packed")
-    values = array.array("d", (table[name] for name in names))
-    if sys.byteorder == "big":
-        values.byteswap()
-    return {"features": " ".join(names), "values": base64.b64encode(values.tobytes()).decode("ascii")}
+    return {"features": _names(names), "values": _doubles(table[name] for name in names)}
 
 
-def unpack(packed: Mapping[str, str]) -> dict[str, float]:
-    values = array.array("d")
-    values.frombytes(base64.b64decode(packed["values"]))
-    if sys.byteorder == "big":
-        values.byteswap()
+def pack_columns(tables: Mapping[str, Mapping[str, float]]) -> dict[str, str]:
+    """Tables over much the same features (the sentence model and the type models) as one list
+    of features and a column of weights for each table, 0.0 where a table has none: read back
+    (``columns``) they share one index."""
+    names = sorted(set().union(*tables.values()))
+    return {"features": _names(names),
+            **{key: _doubles(table.get(name, 0.0) for name in names) for key, table in tables.items()}}
+
+
+def unpack(packed: Mapping[str, str]) -> Table:
+    return columns(packed)["values"]
+
+
+def columns(packed: Mapping[str, str]) -> dict[str, Table]:
+    """The tables ``pack`` or ``pack_columns`` wrote, by name, over one index; ValueError when a
+    column does not hold a weight for each feature."""
     names = packed["features"].split(" ") if packed["features"] else []
-    return dict(zip(names, values, strict=True))  # as many features as weights, or ValueError
+    index = dict(zip(names, range(len(names)), strict=True))
+    tables = {}
+    for key, text in packed.items():
+        if key != "features":
+            values = _read_doubles(text)
+            values.append(0.0)  # what a feature not in the index weighs
+            tables[key] = Table(index, values)
+    return tables
 
 
 @cache
-def weights() -> dict[str, float]:
+def _sentence_tables() -> dict[str, Table]:
+    return columns(cast(dict[str, str], _data()["sentence_tables"]))
+
+
+@cache
+def weights() -> Table:
     """The model's weights, by feature."""
-    return unpack(cast(dict[str, str], _data()["weights"]))
+    return _sentence_tables()["keep"]
 
 
 @cache
-def types() -> dict[str, dict[str, float]]:
+def types() -> dict[str, Table]:
     """For each record type, the weights of the model that tells it from the others."""
-    tables = cast(dict[str, dict[str, str]], _data().get("types", {}))
-    return {kind: unpack(table) for kind, table in tables.items()}
+    return {kind: table for kind, table in _sentence_tables().items() if kind != "keep"}
 
 
 @cache
-def turns() -> dict[str, float]:
+def turns() -> Table:
     """The weights of the turn model: whether a turn holds anything to keep at all."""
     return unpack(cast(dict[str, str], _data()["turns"]))
 
@@ -167,7 +243,7 @@ def kind(table: Mapping[str, Mapping[str, float]], feats: Iterable[str], default
     """The type whose model scores the sentence highest (one against the rest), when it
     beats ``default``'s score by more than ``margin``; else ``default``."""
     feats = list(feats)
-    scores = {t: math.fsum(map(w.get, feats, itertools.repeat(0.0))) for t, w in table.items()}
+    scores = {t: total(w, feats) for t, w in table.items()}
     if not scores:
         return default
     best = max(sorted(scores), key=lambda t: scores[t])
