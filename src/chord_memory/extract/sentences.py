@@ -118,6 +118,7 @@ _NAME_RX = re.compile(rf"(?<![A-Za-z])(?i:(?P<before>[a-z]+[ _-])?(?P<word>{_SEC
 _CANDIDATE_RX = re.compile(r"(?<![^\s(\[`'\"=])[^\s`'\",;()\[\]@=]{12,200}?={0,3}(?=[.,;:)\]`'\"]?(?:\s|$))")
 _SENTENCE_END = re.compile(r"[!?\n]|(?<!\be\.g)(?<!\bi\.e)\.\s")
 _NEAR = 80  # characters between the name and the value, at most
+_NAME_LONGEST = 40  # a name's own characters, looked back over besides ("the read-only stats key")
 _STATED_WORDS = ("key", "token", "secret", "pass", "pw", "credential")
 
 
@@ -149,7 +150,7 @@ def _near(text: str) -> str:
         value = m.group(0)
         if "://" in value or not filters.mixed(value):
             continue
-        window = text[max(0, m.start() - _NEAR - 40): m.start()]
+        window = text[max(0, m.start() - _NEAR - _NAME_LONGEST): m.start()]
         name = next((n for n in _NAME_RX.finditer(window) if len(window) - n.end() <= _NEAR and
                      not _SENTENCE_END.search(window, n.end())), None)
         if name is None or not _named_secret(value, name.group("before")):

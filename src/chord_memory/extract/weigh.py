@@ -198,6 +198,7 @@ def pack_columns(tables: Mapping[str, Mapping[str, float]]) -> dict[str, str]:
 
 
 def unpack(packed: Mapping[str, str]) -> Table:
+    """The table ``pack`` wrote."""
     return columns(packed)["values"]
 
 
