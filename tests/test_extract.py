@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -133,9 +134,26 @@ def test_dry_run_writes_nothing(repo: Path, capsys: pytest.CaptureFixture[str]) 
     enable(repo)
     ClaudeSession(repo).user("Always run the linters with make lint before you hand work back.")
     assert main(["extract", "--dry-run"]) == 0
-    assert "would write .chord/memory/records/" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "would write .chord/memory/records/" in out
+    # the index line MEMORY.md would get, as it would get it
+    assert re.search(r"^would add - preference: Always run the linters with make lint before you hand work "
+                     r"back\. \(\[[a-z0-9-]+\]\(\.chord/memory/records/[a-z0-9-]+\.md\)\)$", out, re.M), out
     assert records(repo) == {} and not (repo / "MEMORY.md").exists()
     assert main(["extract"]) == 0 and len(records(repo)) == 1
+
+
+def test_a_dry_run_says_each_index_change_as_memory_md_would_get_it() -> None:
+    from chord_memory.commands.extract import _said
+    from chord_memory.index import Entry
+    from chord_memory.memory_md import Add, Remove, Replace
+
+    entry = Entry("fact", "The release job signs the build.", "20260101-release-job-abc123", 0)
+    line = ("- fact: The release job signs the build. "
+            "([20260101-release-job-abc123](.chord/memory/records/20260101-release-job-abc123.md))")
+    assert _said(Add(entry)) == f"add {line}"
+    assert _said(Replace("20250101-old-def456", entry)) == f"replace 20250101-old-def456 with {line}"
+    assert _said(Remove("20250101-old-def456")) == "remove 20250101-old-def456"
 
 
 def test_not_frozen_sessions_wait(repo: Path) -> None:

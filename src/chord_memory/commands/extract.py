@@ -19,6 +19,7 @@ from chord_memory.errors import UserError
 
 if TYPE_CHECKING:
     from chord_memory.config import Config
+    from chord_memory.memory_md import Op
 
 PATIENCE = 0.3  # a trigger's lock probe holds the lock for microseconds; wait that out
 
@@ -81,11 +82,22 @@ def _dry_run(root: str, cfg: Config) -> int:
         for rel, _ in p.creates:
             print(f"would write {rel}")
         for op in p.ops:
-            print(f"would {op[0]} " + " ".join(str(x) for x in op[1:] if x))
+            print(f"would {_said(op)}")
     for why in outcome.skipped:
         print(f"skipped {why}", file=sys.stderr)
     print(f"{outcome.sessions} session(s) read, 0 file(s) written, 0 index change(s)")
     return 0
+
+
+def _said(op: Op) -> str:
+    """An index change as the dry run prints it: the entry line MEMORY.md would get."""
+    from chord_memory.memory_md import Add, Replace
+
+    if isinstance(op, Add):
+        return f"add {op.entry.render()}"
+    if isinstance(op, Replace):
+        return f"replace {op.old} with {op.entry.render()}"
+    return f"remove {op.id}"
 
 
 def _report(root: str, cfg: Config) -> int:
