@@ -55,6 +55,10 @@ DROPPED = [  # (what the user typed, why it is not memory)
     ("No worries mate.", "thanks in other words: not a rule that opens with \"no\""),
     ("that's wrong, try again", "a remark about the assistant's last answer"),
     ("for this PR don't touch the tests", "a rule for the task at hand"),
+    ("Pretend the cache is always cold, then the sync job has to fetch every tenant's settings first.",
+     "a hypothetical: what to pretend, not what is"),
+    ("First commit what is left of the previous task, then start on this new plan and run the migrations.",
+     "steps for the task at hand: the previous task, this new plan"),
     ("push it to my branch for now", "temporary git state"),
     ("my checkout is at /home/me/src/app", "a machine's path as the point"),
     ("make it better", "too vague to use"),
@@ -595,6 +599,47 @@ def test_an_errors_message_a_warning_and_a_documents_sections_are_pasted() -> No
     spec = ("3.2 The 2D symbol shall be PDF417 or QR Code.\n3.4 Labels shall be printed at 203 dpi.\n"
             "we always print at 300 dpi")  # a document's numbered sections
     assert [s.text for s in sentences.split(spec)] == ["we always print at 300 dpi"]
+
+
+# A page copied out of a browser: the user's words, then the page, whose headings lost their marks
+_PAGE = ("we always pin the tool's version in CI. Does this page from their docs help?\n\n"
+         "Caches are directories that hold the packages a build downloaded.\n\n"
+         "Note\n\n"
+         "See the caching guide for an introduction; this page covers the details.\n\n"
+         "Cache locations\n"
+         "The cache is stored in the user's cache directory and is shared by every project on the machine.\n"
+         "It is never removed unless you run the clean command.\n\n"
+         "Cache versions\n"
+         "Each entry is keyed by the package version, so two versions never overwrite each other.\n\n"
+         "Pruning the cache\n"
+         "You should prune the cache regularly, otherwise it grows without bound.\n")
+
+
+def test_a_pasted_page_of_documentation_is_not_the_users_words() -> None:
+    """Its bare headings ("Cache locations") tell it (sentences._without_document): the page is
+    left out from the line after the user's own that hands it over to the turn's end."""
+    assert [r.conclusion for r in rules.extract([_PAGE], "s").records] == [
+        "We always pin the tool's version in CI."]
+    man = ("if nothing is found print the help as we do now. Man page:\n\nbuildctl prune\n\n"
+           "Remove the build cache of the current project.\n\nOptions\n\n-a, --all\n"
+           "    Remove every cache\n\nSee also\n\nbuildctl\n\n"
+           "In use\nBy default, we will prune items older than a week from the cache.\n")
+    assert "By default" not in sentences.typed(man) and "Options" not in sentences.typed(man)
+    assert sentences.typed(man).startswith("if nothing is found print the help")
+
+
+@pytest.mark.parametrize("notes", [
+    # the user's own notes: headings marked, or two at most, or a heading's line that ends in a colon
+    "## Testing\nWe always use pytest, never unittest.\n\n## Deploy\nWe deploy from main only.\n\n"
+    "## Style\nWe never use tabs in this repo, only spaces.\n",
+    "some context first\n\nTesting\nWe always use pytest, never unittest, for every package.\n\n"
+    "Deploy\nWe deploy from main only, the release job signs the build.\n",
+    "Testing:\nWe always use pytest, never unittest.\n\n"
+    "Deploy:\nWe deploy from main only, never a branch.\n\n"
+    "Style:\nWe never use tabs in this repo, only spaces please.\n",
+])
+def test_notes_of_the_users_own_with_headings_are_read(notes: str) -> None:
+    assert sentences.typed(notes) == notes.replace("\r\n", "\n")
 
 
 @pytest.mark.parametrize("cue", ["Please remember this for all future changes.",

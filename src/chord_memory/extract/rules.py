@@ -233,6 +233,10 @@ _ABOUT_ANSWER = _rx(
     r"short|much|many|complicated|complex|slow|wordy)|revert|undo|try again|same (?:error|issue|problem)|"
     r"still (?:failing|broken|not|the same|getting)|nope|wrong|almost|close|not quite|good catch|"
     r"that (?:works|worked|fixed))\b")
+# "the previous task", "this new plan", "this experiment": the session's own work, by name
+_THIS_TASK_WORDS = (r"(?:the|this|that) (?:previous|current|new|next) (?:task|plan|experiment)|"
+                    r"this (?:experiment|research)")
+_THIS_TASK = _rx(rf"\b(?:{_THIS_TASK_WORDS})\b")
 _TASK_ONLY = _rx(
     r"\b(?:for (?:this|the current|now|the moment|today|this one)(?: (?:pr|task|change|commit|branch|"
     r"ticket|session|fix|feature|issue|one|time|run|release|sprint|demo))?(?! (?:whole |entire )?(?:repo|"
@@ -251,6 +255,7 @@ _TASK_ONLY = _rx(
     r"until (?:the|our|my|this|that) [\w' -]{1,30}?(?:'s| is| are)? (?:done|finished|over|shipped|merged|out|"
     r"ready|fixed|back|live|in)\b|for the [\w-]+ (?:deadline|deck|launch|demo|review|presentation|meeting)|"
     r"(?:this|that|the current|my|your) (?:pr|branch|commit|diff|patch|ticket)|wip|for the demo|"
+    rf"{_THIS_TASK_WORDS}|"
     r"(?:push|commit|rebase|stash|merge|checkout|cherry-pick|deploy) (?:it|this|that|now|them|everything))\b")
 # where the working copy is now ("I'm on branch seats-endpoint", "we're on release/3.2", "on a
 # detached HEAD", "in the middle of a rebase"): neither kept by the rules nor rescued
@@ -275,7 +280,9 @@ _ACKS = (r"(?:thanks?|thank you|thx|ty|cheers|great|perfect|nice|cool|awesome|ex
          r"a lot|again|man|mate|dude|that works|works|all good|good|"
          r"no worries|no problem|no probs?|np|no rush|no biggie|fair enough|of course|sure thing|all set)")
 _ACK = _rx(rf"^{_ACKS}(?:[\s,.!:)-]+{_ACKS})*[\s,.!:)(-]*$")
-_HEDGE = _rx(r"\b(?:maybe|perhaps|someday|some day|eventually|we'?d|we would|would have to|might|"
+_HEDGE = _rx(r"^(?:(?:ok(?:ay)?|so|now|well|and)[,\s]+)*(?:let'?s )?(?:pretend|imagine|suppose|"
+              r"hypothetically)\b|"
+              r"\b(?:maybe|perhaps|someday|some day|eventually|we'?d|we would|would have to|might|"
               r"probably|in case (?:that|it) matters|if we ever|i wonder|not sure if|no idea|i guess)\b|"
               r",?\s*i (?:think|believe)[.!]?$")
 _META = _rx(r"^(?:let me|let'?s see|i'?ll|i will|i'?m going to|i am going to|give me a (?:sec|second|minute)|"
@@ -948,7 +955,7 @@ def _rescue(raw: str) -> Judged | None:
         return None  # "use pathlib instead of os.path in the new helper": a choice for one thing
     if _ABOUT_ANSWER.opens(body) or _QUESTION_START.opens(body) or _NO_WORRY.opens(body) or \
             _TASK_LABEL.opens(body) or _ANNOUNCES.opens(body) or \
-            _WORKING_COPY.finds(body) or _in_passing(body, standing):
+            _THIS_TASK.finds(body) or _WORKING_COPY.finds(body) or _in_passing(body, standing):
         return None  # what the rules leave out on purpose the model does not bring back
     kind = _kind(body)
     statement, why = _reason(body, kind != "fact")

@@ -278,7 +278,7 @@ def typed(text: str) -> str:
                 lines[i - 1].strip() and lines[i + 1].strip():
             pasted[i] = True
     _someone_elses(lines, pasted)
-    return "\n".join(line for line, out in zip(lines, pasted, strict=True) if not out)
+    return "\n".join(_without_document([line for line, out in zip(lines, pasted, strict=True) if not out]))
 
 
 # What someone else wrote, pasted: a quoted line ("> Per Section 12, ..."), a reviewer's or a
@@ -333,6 +333,50 @@ def _someone_elses(lines: list[str], pasted: list[bool]) -> None:
 
 
 _DRAWN = re.compile(r"^\s*[\u2500-\u259f\u25a0-\u25ff]")  # a table or a tree a tool drew
+
+
+# A page of documentation pasted from a browser: its headings come as bare lines ("Tool
+# environments", "Options", "In the browser"), a few words with no stop, standing after a blank
+# line over a line of prose or another heading. People who structure their own notes mark a
+# heading ("## Testing", "**Deploy**", "Testing:"); a page copied out of a browser loses the marks.
+_HEADING = re.compile(r"^(?![-*\u2022+>#]|\d{1,2}[.)]\s)[A-Za-z][^:|=<>{}()\[\]\t]{0,58}(?<![.!?;,`\"'])$")
+_HEADING_WORD = re.compile(r"^[A-Za-z][A-Za-z'&/-]*$")
+_PROSE_WORD = re.compile(r"[A-Za-z][\w'-]*")
+_HEADINGS = 3  # a turn with this many holds a pasted page
+
+
+def _heading(line: str) -> bool:
+    if not line or len(line) > 60:
+        return False
+    words = line.split()
+    return bool(_HEADING.match(line)) and "  " not in line and 1 <= len(words) <= 8 and \
+        sum(not _HEADING_WORD.match(w) for w in words) <= len(words) // 3
+
+
+def _without_document(lines: list[str]) -> list[str]:
+    """``lines`` up to a pasted page of documentation (``_HEADING``): from the line after the
+    user's own that hands it over ("Does this doc page help?", "Man page:") to the turn's end, or
+    from its first heading when no such line stands before it. The user's words around a page come
+    before it; what follows it is the page's, as far as a reader can tell."""
+    if len(lines) < 2 * _HEADINGS:
+        return lines
+    first = next((i for i, line in enumerate(lines) if line.strip()), 0)
+    heads, after = [], ""  # the next line with words in it, read from the end
+    for i in range(len(lines) - 1, first, -1):
+        line = lines[i].strip()
+        if _heading(line) and (not lines[i - 1].strip() or _heading(lines[i - 1].strip())) and \
+                (_heading(after) or (len(after) >= 40 and len(_PROSE_WORD.findall(after)) >= 6)):
+            heads.append(i)
+        after = line or after
+    heads.reverse()
+    if len(heads) < _HEADINGS:
+        return lines
+    start = heads[0]
+    for i in range(heads[0] - 1, first - 1, -1):
+        if lines[i].rstrip().endswith(("?", ":")):
+            start = i + 1
+            break
+    return lines[:start]
 
 
 MAX_LINE = 4000  # a longer line is pasted, not typed
