@@ -25,6 +25,17 @@ def redacted(kind: str) -> str:
     return f"[REDACTED:{kind}]"
 
 
+# The same characters as bytes, of ASCII text: most of a transcript, read through in C
+_BAD_ASCII = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
+_PIECE = 1 << 20  # characters at a time: two copies of a piece, not of a 50 MB turn
+
+
 def clean(text: str) -> str:
-    """``text`` with every control character and lone surrogate replaced by U+FFFD."""
+    """``text`` with every control character and lone surrogate replaced by U+FFFD. ASCII text
+    with none in it (nearly all of it) is told by deleting them from its bytes, which is some
+    six times faster than the pattern's search (bench/extract.py reads 50 MB through here)."""
+    if text.isascii() and all(
+            len(piece) == len(piece.translate(None, _BAD_ASCII))
+            for piece in (text[i:i + _PIECE].encode("ascii") for i in range(0, len(text), _PIECE))):
+        return text
     return _BAD.sub(REPLACEMENT, text)
